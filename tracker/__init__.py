@@ -1,0 +1,1 @@
+"""The rules of UNO: cards, rule sets, the game, scoring. Pure Python, no I/O."""

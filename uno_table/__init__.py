@@ -1,0 +1,1 @@
+"""The composition root: the only place that wires ``tracker``, ``vision`` and ``web``."""

@@ -1,0 +1,3 @@
+from uno_table.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The referee's tablet: Flask app, SQLite store, live updates."""
