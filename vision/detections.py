@@ -62,9 +62,7 @@ class Detections:
         return cls(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32), ())
 
     @classmethod
-    def from_list(
-        cls, items: Iterable[tuple[str, float, Sequence[float]]]
-    ) -> Detections:
+    def from_list(cls, items: Iterable[tuple[str, float, Sequence[float]]]) -> Detections:
         """Build from ``(card, confidence, (x1, y1, x2, y2))`` tuples (tests, fixtures)."""
         rows = list(items)
         if not rows:
@@ -83,7 +81,9 @@ class Detections:
             x1, y1, x2, y2 = (float(v) for v in self.xyxy[i])
             yield Detection(name, float(self.confidence[i]), (x1, y1, x2, y2))
 
-    def __getitem__(self, index: npt.NDArray[np.bool_] | npt.NDArray[np.intp] | slice) -> Detections:
+    def __getitem__(
+        self, index: npt.NDArray[np.bool_] | npt.NDArray[np.intp] | slice
+    ) -> Detections:
         idx = np.arange(len(self))[index]
         return Detections(
             self.xyxy[idx],
