@@ -109,7 +109,7 @@ def _jitter(
 def _text_mask(text: str, font: int, italic: bool, bold: float, underline: bool) -> Image:
     """A tight mask of ``text`` drawn with a Hershey font."""
     scale = 6.0
-    thick = max(2, int(round(6 * bold)))
+    thick = max(2, round(6 * bold))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     pad = thick * 2 + 10
     h, w = th + base + 2 * pad, tw + 2 * pad
@@ -372,7 +372,7 @@ def render_card(
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}; expected one of {', '.join(EDITIONS)}")
     color, value = _parse(card)
-    height = int(round(width * 1.5))
+    height = round(width * 1.5)
     W, H = width * _SS, height * _SS
     amount = 1.0 if rng is not None else 0.0
     palette = {k: _jitter(v, rng, 1.0) for k, v in _PALETTES[edition].items()}
