@@ -1,0 +1,489 @@
+"""The watcher: detections over time in, table events out (plays, draws, retractions).
+
+Pure logic: it sees only :class:`~vision.detections.Detections` and a time, so every
+rule is tested with made-up detection sequences, no camera and no model.
+
+How it decides, in short:
+
+* Detections are linked frame to frame into *tracks* (one per physical card), by
+  position first and name second, so a label that flickers for a frame does not
+  split a card in two. A track's name is the confidence-weighted vote of its recent
+  sightings.
+* A track that comes to rest inside the discard zone and is new there (it was seen
+  arriving, or it shows a face the pile does not) is a ``play``, once, when it has
+  been still for ``rest_s``. Tracks that come to rest together form one play with
+  ``cards``. The first play on an empty pile is the ``flip``.
+* ``player`` is the seat the card came from: where it was first seen, or the
+  direction it moved in from.
+* A face-down card (``back``) leaving the draw pile towards a seat is a ``draw``
+  for that seat.
+* When the top card has vanished and the card below it is visible again, at rest,
+  the play is retracted: ``undo``.
+
+>>> from vision.calibration import TableLayout
+>>> from vision.detections import Detections
+>>> layout = TableLayout.default(640, 480, 4)
+>>> w = Watcher(layout, ["Ann", "Bob", "Cy", "Dee"])
+>>> events = []
+>>> path = [470, 445, 420, 395, 370, 345, 320, 295, 270, 250, 250, 250, 250]  # from Ann's side
+>>> for i, y in enumerate(path):
+...     box = (295, y - 38, 345, y + 38)
+...     events += w.update(Detections.from_list([("red-7", 0.9, box)]), i / 30)
+>>> events
+[{'type': 'flip', 'card': 'red-7'}]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+from vision.calibration import TableLayout, bearing_of
+from vision.detections import Detections
+
+BACK = "back"
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
+
+    rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
+    still: float = 0.07  # "still" = moves less than this between sightings
+    lost_s: float = 0.45  # a track unseen this long is gone
+    match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
+    min_confidence: float = 0.25  # ignore weaker detections
+    group_s: float = 0.5  # wait at most this long for cards put down together
+    quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
+    undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
+    same_spot: float = 0.45  # a card this near a pile card's resting place is that card
+    draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
+    votes: int = 15  # sightings used for a track's name
+
+
+@dataclass
+class _Sighting:
+    t: float
+    x: float
+    y: float
+    box: tuple[float, float, float, float]
+
+
+@dataclass
+class _Track:
+    id: int
+    first_t: float
+    first_xy: tuple[float, float]
+    first_in_discard: bool
+    first_in_draw: bool
+    sightings: deque[_Sighting] = field(default_factory=lambda: deque(maxlen=30))
+    votes: deque[tuple[str, float]] = field(default_factory=lambda: deque(maxlen=15))
+    last_t: float = 0.0
+    vx: float = 0.0
+    vy: float = 0.0
+    max_travel: float = 0.0  # farthest distance from the first sighting
+    was_outside_discard: bool = False
+    played: bool = False  # belongs to an emitted play (or to the pile from the start)
+    pending_since: float | None = None  # came to rest as a play candidate
+    drawn: bool = False
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        s = self.sightings[-1]
+        return (s.x, s.y)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return self.sightings[-1].box
+
+    @property
+    def name(self) -> str:
+        score: dict[str, float] = {}
+        for n, c in self.votes:
+            score[n] = score.get(n, 0.0) + c
+        return max(score, key=lambda n: score[n])
+
+    def name_share(self) -> float:
+        """How much of the vote the winning name holds (0..1)."""
+        total = sum(c for _, c in self.votes) or 1.0
+        top = self.name
+        return sum(c for n, c in self.votes if n == top) / total
+
+
+@dataclass
+class _PileEntry:
+    """One play on the discard pile: its cards (bottom first) and where they rest."""
+
+    cards: list[str]
+    spots: list[tuple[float, float]]
+    t: float
+    refused: bool = False  # the tracker refused it: its retraction is no undo
+
+    @property
+    def top(self) -> str:
+        return self.cards[-1]
+
+
+class Watcher:
+    """Turns per-frame detections into DESIGN.md events.
+
+    ``players`` are in clockwise order and map to ``layout.seats`` one to one.
+    """
+
+    def __init__(
+        self,
+        layout: TableLayout,
+        players: list[str],
+        config: WatcherConfig | None = None,
+    ) -> None:
+        if len(players) != len(layout.seats):
+            raise ValueError(
+                f"{len(players)} players but the table layout has {len(layout.seats)} seats"
+            )
+        if len(set(players)) != len(players):
+            raise ValueError(f"player names must be distinct: {players}")
+        self.layout = layout
+        self.players = list(players)
+        self.cfg = config or WatcherConfig()
+        self._tracks: list[_Track] = []
+        self._next_id = 0
+        self._pile: list[_PileEntry] = []
+        self._last_t = -math.inf
+        self._top_seen_t = -math.inf
+        self._below_since: float | None = None
+
+    # ------------------------------------------------------------------ public
+    def reset(self) -> None:
+        """A new round: the discard pile starts empty (its first card is a ``flip``)."""
+        self._pile.clear()
+        for tr in self._tracks:
+            tr.played = True  # cards lying around from the last round are not plays
+            tr.pending_since = None
+        self._below_since = None
+
+    def play_refused(self) -> None:
+        """The tracker refused the last play: taking that card back is not an ``undo``."""
+        if self._pile:
+            self._pile[-1].refused = True
+
+    @property
+    def pile(self) -> list[list[str]]:
+        """The plays on the discard pile as the watcher believes them, bottom first."""
+        return [list(e.cards) for e in self._pile]
+
+    def update(self, detections: Detections, t: float) -> list[dict[str, object]]:
+        """Feed one frame's detections seen at time ``t`` (seconds); get new events."""
+        if t < self._last_t:
+            raise ValueError(f"time went backwards: {t} after {self._last_t}")
+        self._last_t = t
+        card = self.layout.card_px
+        keep = [
+            i
+            for i in range(len(detections))
+            if float(detections.confidence[i]) >= self.cfg.min_confidence
+        ]
+        dets = [
+            (
+                detections.card[i],
+                float(detections.confidence[i]),
+                tuple(float(v) for v in detections.xyxy[i]),
+            )
+            for i in keep
+        ]
+        self._link(dets, t, card)
+        events: list[dict[str, object]] = []
+        events += self._draws(t, card)
+        events += self._plays(t, card)
+        events += self._retraction(t, card)
+        self._tracks = [
+            tr for tr in self._tracks if t - tr.last_t <= self.cfg.lost_s or tr.pending_since
+        ]
+        return events
+
+    # ------------------------------------------------------------------ tracking
+    def _link(
+        self,
+        dets: list[tuple[str, float, tuple[float, ...]]],
+        t: float,
+        card: float,
+    ) -> None:
+        live = [tr for tr in self._tracks if t - tr.last_t <= self.cfg.lost_s]
+        pairs: list[tuple[float, int, int]] = []
+        for ti, tr in enumerate(live):
+            dt = max(0.0, t - tr.last_t)
+            px, py = tr.xy
+            px, py = px + tr.vx * dt, py + tr.vy * dt  # predicted position
+            speed = math.hypot(tr.vx, tr.vy)
+            gate = self.cfg.match_gate * card + speed * dt
+            moving = speed > self.cfg.still * card / 0.1
+            for di, (name, _conf, box) in enumerate(dets):
+                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                d = math.hypot(cx - px, cy - py)
+                if d > gate:
+                    continue
+                cost = d / card
+                if name != tr.name:
+                    cost += 0.35  # prefer the same face; still allow a flicker
+                if not moving:
+                    cost += 0.05  # a card in flight claims a detection first
+                pairs.append((cost, ti, di))
+        pairs.sort()
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        for _cost, ti, di in pairs:
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            self._observe(live[ti], dets[di], t)
+        for di, det in enumerate(dets):
+            if di not in used_d:
+                self._new_track(det, t)
+
+    def _new_track(self, det: tuple[str, float, tuple[float, ...]], t: float) -> None:
+        name, conf, box = det
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        tr = _Track(
+            id=self._next_id,
+            first_t=t,
+            first_xy=(cx, cy),
+            first_in_discard=self.layout.discard.contains(cx, cy),
+            first_in_draw=self.layout.draw.contains(cx, cy, margin=0.3 * self.layout.card_px),
+            votes=deque(maxlen=self.cfg.votes),
+        )
+        tr.was_outside_discard = not tr.first_in_discard
+        self._next_id += 1
+        tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
+        tr.votes.append((name, conf))
+        tr.last_t = t
+        self._tracks.append(tr)
+
+    def _observe(self, tr: _Track, det: tuple[str, float, tuple[float, ...]], t: float) -> None:
+        name, conf, box = det
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        px, py = tr.xy
+        dt = t - tr.last_t
+        if dt > 1e-6:
+            a = 0.6  # smoothed velocity, for prediction only
+            tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx
+            tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
+        tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
+        tr.votes.append((name, conf))
+        tr.last_t = t
+        fx, fy = tr.first_xy
+        tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))
+        if not self.layout.discard.contains(cx, cy):
+            tr.was_outside_discard = True
+
+    def _at_rest(self, tr: _Track, t: float, card: float, rest_s: float) -> bool:
+        """Seen now, still over the last ``rest_s`` (at least two sightings)."""
+        if tr.last_t != t or len(tr.sightings) < 2:
+            return False
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        for n, s in enumerate(reversed(tr.sightings), start=1):
+            if math.hypot(s.x - last.x, s.y - last.y) > lim:
+                return False
+            if n >= 2 and last.t - s.t >= rest_s - 1e-9:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ plays
+    def _near_pile_card(self, tr: _Track, card: float, depth: int = 6) -> _PileEntry | None:
+        """The pile entry whose card with this face rests where ``tr`` is, if any."""
+        name = tr.name
+        x, y = tr.xy
+        for entry in reversed(self._pile[-depth:]):
+            for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
+                if c == name and math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card:
+                    return entry
+        return None
+
+    def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
+        """Would this resting track on the discard pile be a card just played?"""
+        name = tr.name
+        if name == BACK:
+            return False
+        arrived = tr.was_outside_discard or tr.max_travel >= 0.5 * card
+        if self._pile:
+            top = self._pile[-1]
+            if arrived and name == top.top:
+                # The same face as the top: a second copy only if it came from outside
+                # (an adjusted top card moves too, but never leaves the pile).
+                fx, fy = tr.first_xy
+                sx, sy = top.spots[-1]
+                return tr.was_outside_discard or math.hypot(fx - sx, fy - sy) > 0.9 * card
+            if not arrived and self._near_pile_card(tr, card) is not None:
+                return False  # a pile card seen again (uncovered, or re-detected)
+            if not arrived and name in top.cards:
+                return False
+        if arrived:
+            return True
+        # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
+        # and a clear vote, so a one-off misreading of the top card is not a play.
+        return self._at_rest(tr, t, card, self.cfg.quiet_play_rest_s) and tr.name_share() >= 0.7
+
+    def _plays(self, t: float, card: float) -> list[dict[str, object]]:
+        zone = self.layout.discard
+        for tr in self._tracks:
+            if tr.played or tr.pending_since is not None or tr.last_t != t:
+                continue
+            x, y = tr.xy
+            if not zone.contains(x, y) or not self._at_rest(tr, t, card, self.cfg.rest_s):
+                continue
+            if self._is_new_card(tr, t, card):
+                tr.pending_since = t
+        pending = [tr for tr in self._tracks if tr.pending_since is not None]
+        if not pending:
+            return []
+        # Wait for cards still on their way down to this pile (put down together).
+        first = min(tr.pending_since or t for tr in pending)
+        incoming = [
+            tr
+            for tr in self._tracks
+            if tr.pending_since is None
+            and not tr.played
+            and tr.name != BACK
+            and tr.last_t == t
+            and zone.contains(*tr.xy, margin=0.5 * card)
+            and tr.was_outside_discard
+            and math.hypot(tr.vx, tr.vy) > self.cfg.still * card / 0.1
+        ]
+        if incoming and t - first < self.cfg.group_s:
+            return []
+        return [self._commit(pending, t, card)]
+
+    def _commit(self, group: list[_Track], t: float, card: float) -> dict[str, object]:
+        # Bottom first: the card that came to rest first, then by arrival.
+        group.sort(key=lambda tr: (tr.pending_since or t, tr.first_t))
+        names = [tr.name for tr in group]
+        spots = [tr.xy for tr in group]
+        for tr in group:
+            tr.played = True
+            tr.pending_since = None
+        seat = self._seat_of(group, card)
+        if not self._pile:
+            self._pile.append(_PileEntry(names, spots, t))
+            self._top_seen_t = t
+            ev: dict[str, object] = {"type": "flip", "card": names[-1]}
+            return ev
+        self._pile.append(_PileEntry(names, spots, t))
+        self._top_seen_t = t
+        self._below_since = None
+        ev = {"type": "play"}
+        if len(names) == 1:
+            ev["card"] = names[0]
+        else:
+            ev["cards"] = names
+        if seat is not None:
+            ev["player"] = self.players[seat]
+        return ev
+
+    def _seat_of(self, group: list[_Track], card: float) -> int | None:
+        """The seat the card(s) came in from."""
+        votes: dict[int, float] = {}
+        for tr in group:
+            fx, fy = tr.first_xy
+            x, y = tr.xy
+            if tr.was_outside_discard and not tr.first_in_discard:
+                b = self.layout.bearing(fx, fy)
+            elif math.hypot(fx - x, fy - y) >= 0.3 * card:
+                b = bearing_of(fx - x, fy - y)  # it moved in from that side
+            else:
+                continue
+            s = self.layout.seat_for_bearing(b)
+            votes[s] = votes.get(s, 0.0) + 1.0
+        if not votes:
+            return None
+        return max(votes, key=lambda s: votes[s])
+
+    # ------------------------------------------------------------------ draws
+    def _draws(self, t: float, card: float) -> list[dict[str, object]]:
+        out: list[dict[str, object]] = []
+        draw = self.layout.draw
+        dcx, dcy = draw.center
+        for tr in self._tracks:
+            if tr.drawn or not tr.first_in_draw or tr.name != BACK:
+                continue
+            x, y = tr.xy
+            away = math.hypot(x - dcx, y - dcy)
+            gone = t - tr.last_t > self.cfg.lost_s * 0.5
+            far = away >= self.cfg.draw_leave * card
+            # A back that ends on the discard pile is a card being turned up, not drawn.
+            if self.layout.discard.contains(x, y):
+                continue
+            if far or (gone and away >= 0.8 * card):
+                tr.drawn = True
+                seat = self._seat_of_draw(x, y, dcx, dcy)
+                ev: dict[str, object] = {"type": "draw"}
+                if seat is not None:
+                    ev["player"] = self.players[seat]
+                out.append(ev)
+        return out
+
+    def _seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
+        """Follow the card's way out of the draw pile to the frame's edge: that seat."""
+        dx, dy = x - dcx, y - dcy
+        n = math.hypot(dx, dy)
+        if n < 1e-6:
+            return None
+        dx, dy = dx / n, dy / n
+        w, h = self.layout.width, self.layout.height
+        ts = []
+        if dx > 1e-9:
+            ts.append((w - x) / dx)
+        if dx < -1e-9:
+            ts.append(-x / dx)
+        if dy > 1e-9:
+            ts.append((h - y) / dy)
+        if dy < -1e-9:
+            ts.append(-y / dy)
+        k = max(0.0, min(ts)) if ts else 0.0
+        ex, ey = x + dx * k, y + dy * k
+        return self.layout.seat_for_bearing(self.layout.bearing(ex, ey))
+
+    # ------------------------------------------------------------------ retraction
+    def _visible(self, name: str, spot: tuple[float, float], t: float, card: float) -> bool:
+        sx, sy = spot
+        return any(
+            tr.last_t == t
+            and tr.name == name
+            and math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) <= self.cfg.same_spot * card
+            for tr in self._tracks
+        )
+
+    def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
+        if len(self._pile) < 2:
+            return []
+        top, below = self._pile[-1], self._pile[-2]
+        if any(self._visible(c, s, t, card) for c, s in zip(top.cards, top.spots, strict=True)):
+            self._top_seen_t = t
+            self._below_since = None
+            return []
+        if any(tr.pending_since is not None for tr in self._tracks):
+            return []  # a new card is landing: not a retraction
+        below_tracks = [
+            tr
+            for tr in self._tracks
+            if tr.last_t == t
+            and tr.name == below.top
+            and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
+            <= self.cfg.same_spot * card
+            and self._at_rest(tr, t, card, self.cfg.rest_s)
+        ]
+        if not below_tracks:
+            self._below_since = None
+            return []
+        if self._below_since is None:
+            self._below_since = t
+        if t - self._top_seen_t < self.cfg.undo_s or t - self._below_since < self.cfg.rest_s:
+            return []
+        self._pile.pop()
+        self._top_seen_t = t
+        self._below_since = None
+        for tr in below_tracks:
+            tr.played = True
+        if top.refused:
+            return []  # the tracker never applied it; the card simply went back
+        return [{"type": "undo"}]
