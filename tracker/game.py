@@ -1,0 +1,950 @@
+"""The game: apply an event, get a verdict; undo; replay a log.
+
+The tracker is an observer: it sees what lands on the table and hears the referee's
+rulings, so it knows how many cards each player holds, never which. Every event gets
+exactly one :class:`Verdict`; bad input gives a ``bad-event`` verdict, never an
+exception.
+
+>>> from tracker.rules import preset
+>>> game = Game(preset("official"))
+>>> _ = game.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
+>>> _ = game.apply({"type": "flip", "card": "red-5"})
+>>> game.apply({"type": "play", "card": "red-7"}).ok
+True
+>>> verdict = game.apply({"type": "play", "card": "blue-3"})
+>>> verdict.ok, verdict.alerts[0].code, verdict.state["turn"]
+(False, 'illegal-card', 'Bob')
+>>> game.undo().state["top"]
+'red-5'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Final
+
+from tracker.cards import COLORS, DECK_COUNTS, DECK_SIZE, Card, CardError, hand_points, parse_card
+from tracker.messages import Alert
+from tracker.rules import OFFICIAL, RuleSet
+from tracker.scoring import match_winner, round_deltas
+
+# Phases of a match.
+WAITING: Final = 0  # no round in progress: waiting for a `round` event
+FLIP: Final = 1  # dealt: waiting for the starter card
+PLAY: Final = 2
+OVER: Final = 3  # someone went out (or the pile ran out): waiting for `end-round`
+MATCH_OVER: Final = 4
+PHASE_NAMES: Final = ("waiting-round", "flip", "play", "round-over", "match-over")
+
+_COLOR_SET: Final = frozenset(COLORS)
+
+
+class _Bad(Exception):
+    """Input the tracker cannot apply; becomes a ``bad-event`` alert."""
+
+    def __init__(self, reason: str, detail: str, player: str | None = None) -> None:
+        super().__init__(detail)
+        self.alert = Alert("bad-event", player, {"reason": reason, "detail": detail})
+
+
+class Verdict:
+    """The answer to one event (DESIGN.md): ``seq``, ``ok``, ``alerts``, ``state``.
+
+    ``extra`` holds what an ``end-round`` verdict adds: ``round``, ``totals`` and
+    ``match_winner``.
+    """
+
+    __slots__ = ("alerts", "extra", "ok", "seq", "state")
+
+    def __init__(
+        self,
+        seq: int,
+        ok: bool,
+        alerts: list[Alert],
+        state: dict[str, Any],
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.seq = seq
+        self.ok = ok
+        self.alerts = alerts
+        self.state = state
+        self.extra = extra
+
+    @property
+    def codes(self) -> list[str]:
+        """The alert codes, in order."""
+        return [alert.code for alert in self.alerts]
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict object of DESIGN.md, ready for :func:`json.dumps`."""
+        out: dict[str, Any] = {
+            "seq": self.seq,
+            "ok": self.ok,
+            "alerts": [alert.to_json() for alert in self.alerts],
+            "state": self.state,
+        }
+        if self.extra:
+            out.update(self.extra)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Verdict(seq={self.seq}, ok={self.ok}, alerts={self.codes})"
+
+
+class _State:
+    """Everything the tracker knows; copied for undo checkpoints."""
+
+    __slots__ = (
+        "auto_passed",
+        "called",
+        "catch",
+        "color",
+        "dealer",
+        "direction",
+        "discard",
+        "discard_counts",
+        "draw_pile",
+        "drew",
+        "hands",
+        "index",
+        "match_winner",
+        "n",
+        "next_dealer",
+        "penalty_served",
+        "pending",
+        "pending_kind",
+        "phase",
+        "players",
+        "round_no",
+        "round_scores",
+        "top",
+        "totals",
+        "turn",
+        "wd4",
+        "winner",
+    )
+
+    def __init__(self) -> None:
+        self.players: tuple[str, ...] = ()
+        self.index: dict[str, int] = {}
+        self.n = 0
+        self.phase = WAITING
+        self.round_no = 0
+        self.dealer = -1
+        self.next_dealer = 0
+        self.turn = -1
+        self.direction = 1
+        self.top: Card | None = None
+        self.color: str | None = None
+        self.pending = 0
+        self.pending_kind = ""
+        self.penalty_served = False
+        self.drew = False
+        self.auto_passed = -1
+        self.hands: list[int] = []
+        self.called: list[bool] = []
+        self.catch = -1  # the seat that may be caught for not calling UNO
+        self.wd4: tuple[int, int] | None = None  # (who played it, who may challenge)
+        self.draw_pile = 0
+        self.discard = 0
+        self.discard_counts: dict[Card, int] = {}
+        self.winner = -1
+        self.totals: list[int] = []
+        self.round_scores: list[dict[str, Any]] = []
+        self.match_winner: str | None = None
+
+    def copy(self) -> _State:
+        new = _State.__new__(_State)
+        for name in _State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.called = list(self.called)
+        new.discard_counts = dict(self.discard_counts)
+        new.totals = list(self.totals)
+        new.round_scores = list(self.round_scores)
+        return new
+
+
+class Game:
+    """A match of UNO as a referee follows it: rounds, turns, penalties, scores.
+
+    ``Game(rules)`` waits for a ``round`` event. :meth:`apply` takes one event (a dict,
+    as parsed from a JSON line) and returns a :class:`Verdict`; it never raises.
+    """
+
+    #: Undo rebuilds the state from the nearest checkpoint; one is kept every N changes.
+    CHECKPOINT_EVERY: Final = 64
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.rules: RuleSet = rules if rules is not None else OFFICIAL
+        self.seq = 0
+        self._s = _State()
+        self._history: list[dict[str, Any]] = []
+        self._checkpoints: dict[int, _State] = {0: self._s.copy()}
+        self._extra: dict[str, Any] | None = None
+        self._handlers = {
+            "round": self._on_round,
+            "flip": self._on_flip,
+            "play": self._on_play,
+            "color": self._on_color,
+            "draw": self._on_draw,
+            "pass": self._on_pass,
+            "uno": self._on_uno,
+            "catch": self._on_catch,
+            "challenge": self._on_challenge,
+            "end-round": self._on_end_round,
+        }
+
+    # ------------------------------------------------------------------ public API
+
+    @classmethod
+    def replay(
+        cls, events: Iterable[dict[str, Any]], rules: RuleSet | None = None
+    ) -> tuple[Game, list[Verdict]]:
+        """Apply every event of a log to a new game; the game and one verdict per event.
+
+        >>> game, verdicts = Game.replay([{"type": "round", "players": ["A", "B"]}])
+        >>> verdicts[0].ok, game.state_json()["hands"]
+        (True, {'A': 7, 'B': 7})
+        """
+        game = cls(rules)
+        return game, [game.apply(event) for event in events]
+
+    def apply(self, event: object) -> Verdict:
+        """Judge one event, apply it when it is legal, and say what happened."""
+        self.seq += 1
+        self._extra = None
+        if not isinstance(event, dict):
+            not_object = _Bad("not-an-object", f"expected a JSON object, got {_kind(event)}")
+            return self._verdict(False, [not_object.alert])
+        etype = event.get("type")
+        if etype == "undo":
+            return self._undo()
+        handler = self._handlers.get(etype) if isinstance(etype, str) else None
+        if handler is None:
+            known = ", ".join([*self._handlers, "undo"])
+            unknown = _Bad("unknown-type", f"unknown event type {etype!r} (known: {known})")
+            return self._verdict(False, [unknown.alert])
+        try:
+            ok, alerts, changed = handler(self._s, event)
+        except _Bad as bad:
+            return self._verdict(False, [bad.alert])
+        except Exception as error:  # a bug must not stop the live game
+            self._rebuild()
+            internal = _Bad("internal", f"{type(error).__name__}: {error}")
+            return self._verdict(False, [internal.alert])
+        if changed:
+            self._history.append(dict(event))
+            if len(self._history) % self.CHECKPOINT_EVERY == 0:
+                self._checkpoints[len(self._history)] = self._s.copy()
+        return self._verdict(ok, alerts)
+
+    def apply_json(self, line: str | bytes) -> Verdict:
+        """Judge one line of a JSON Lines log; a line that is not JSON gets ``bad-event``.
+
+        >>> Game().apply_json("{oops").alerts[0].params["reason"]
+        'not-json'
+        """
+        try:
+            event = json.loads(line)
+        except ValueError as error:  # includes a line that is not UTF-8
+            self.seq += 1
+            self._extra = None
+            not_json = _Bad("not-json", f"the line is not JSON ({error})")
+            return self._verdict(False, [not_json.alert])
+        return self.apply(event)
+
+    def undo(self) -> Verdict:
+        """Take back the last event that changed the state (same as ``{"type": "undo"}``)."""
+        return self.apply({"type": "undo"})
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The events that changed the state, in order (undone ones removed)."""
+        return list(self._history)
+
+    def state_json(self) -> dict[str, Any]:
+        """The DESIGN.md state plus the match: players, round, dealer, totals, scores."""
+        s = self._s
+        state = self._state()
+        dealer = s.dealer if s.phase in (FLIP, PLAY, OVER) else s.next_dealer
+        state.update(
+            {
+                "players": list(s.players),
+                "round": s.round_no,
+                "dealer": s.players[dealer] if s.players and dealer >= 0 else None,
+                "totals": dict(zip(s.players, s.totals, strict=True)),
+                "round_scores": [dict(r) for r in s.round_scores],
+                "rules": self.rules.name,
+                "in_round": s.phase in (FLIP, PLAY, OVER),
+                "match_winner": s.match_winner,
+                "phase": PHASE_NAMES[s.phase],
+                "draw_pile": s.draw_pile,
+                "discard_pile": s.discard,
+                "uno_called": [p for p, c in zip(s.players, s.called, strict=True) if c],
+            }
+        )
+        return state
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _state(self) -> dict[str, Any]:
+        s = self._s
+        top = s.top
+        return {
+            "turn": s.players[s.turn] if s.turn >= 0 else None,
+            "direction": "clockwise" if s.direction == 1 else "counterclockwise",
+            "top": top.name if top is not None else None,
+            "color": s.color,
+            "pending_draw": s.pending,
+            "hands": dict(zip(s.players, s.hands, strict=True)),
+        }
+
+    def _verdict(self, ok: bool, alerts: list[Alert]) -> Verdict:
+        return Verdict(self.seq, ok, alerts, self._state(), self._extra)
+
+    def _undo(self) -> Verdict:
+        if not self._history:
+            bad = _Bad("nothing-to-undo", "nothing to undo")
+            return self._verdict(False, [bad.alert])
+        self._history.pop()
+        self._rebuild()
+        return self._verdict(True, [])
+
+    def _rebuild(self) -> None:
+        """Restore the state from the nearest checkpoint and the events after it."""
+        size = len(self._history)
+        for key in [k for k in self._checkpoints if k > size]:
+            del self._checkpoints[key]
+        start = max(self._checkpoints)
+        self._s = self._checkpoints[start].copy()
+        for event in self._history[start:]:
+            self._handlers[event["type"]](self._s, event)
+        self._extra = None
+
+    def _name(self, seat: int) -> str | None:
+        return self._s.players[seat] if seat >= 0 else None
+
+    def _seat(self, s: _State, event: dict[str, Any], key: str = "player") -> int:
+        """The seat named by ``event[key]``; absent means whoever's turn it is."""
+        name = event.get(key)
+        if name is None:
+            if key != "player" or s.turn < 0:
+                raise _Bad("bad-field", f"the event needs a {key!r}")
+            return s.turn
+        seat = s.index.get(name) if isinstance(name, str) else None
+        if seat is None:
+            raise _Bad(
+                "unknown-player",
+                f"unknown player {name!r} (players: {', '.join(s.players) or 'none yet'})",
+            )
+        return seat
+
+    def _need_play(self, s: _State) -> None:
+        if s.phase == PLAY:
+            return
+        if s.phase == FLIP:
+            raise _Bad("need-flip", "turn up the starter card first (a 'flip' event)")
+        if s.phase == OVER:
+            raise _Bad("round-over", "the round is over: send 'end-round' with the hands")
+        raise _Bad("no-round", "no round in progress: start one with a 'round' event")
+
+    def _next(self, s: _State, seat: int, steps: int = 1) -> int:
+        return (seat + s.direction * steps) % s.n
+
+    def _available(self, s: _State) -> int:
+        """Cards that can still be drawn (after a reshuffle, where the rules do one)."""
+        if self.rules.empty_draw_pile == "reshuffle":
+            return s.draw_pile + max(s.discard - 1, 0)
+        return s.draw_pile
+
+    def _take(self, s: _State, seat: int, count: int) -> int:
+        """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
+        if count > s.draw_pile and self.rules.empty_draw_pile == "reshuffle" and s.discard > 1:
+            # The discard pile, all but its top card, becomes the new draw pile.
+            s.draw_pile += s.discard - 1
+            s.discard = 1
+            s.discard_counts = {s.top: 1} if s.top is not None else {}
+        count = min(count, s.draw_pile)
+        if count:
+            s.draw_pile -= count
+            s.hands[seat] += count
+            s.called[seat] = False
+            if s.catch == seat:
+                s.catch = -1
+        return count
+
+    def _pile_check(self, s: _State) -> None:
+        """With ``empty_draw_pile = end-round`` the round ends once the pile is empty."""
+        if self.rules.empty_draw_pile == "end-round" and s.draw_pile == 0 and s.phase == PLAY:
+            s.phase = OVER
+            s.winner = -1
+            s.turn = -1
+            s.pending = 0
+            s.pending_kind = ""
+            s.catch = -1
+            s.wd4 = None
+
+    def _refuse(
+        self, s: _State, alert: Alert, seat: int, penalty: int = 0
+    ) -> tuple[bool, list[Alert], bool]:
+        """A refused play: the card goes back to the hand, plus a penalty draw if any."""
+        if penalty > 0:
+            taken = self._take(s, seat, penalty)
+            alert.params["penalty"] = taken
+            self._pile_check(s)
+            return False, [alert], taken > 0
+        return False, [alert], False
+
+    # ------------------------------------------------------------------ handlers
+
+    def _on_round(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        if s.phase in (FLIP, PLAY, OVER):
+            raise _Bad(
+                "round-in-progress", f"round {s.round_no} is still in progress: end it first"
+            )
+        new_match = s.phase == MATCH_OVER or not s.players
+        names = ev.get("players")
+        if names is None:
+            if new_match:
+                raise _Bad("bad-field", "the first round needs 'players' (clockwise order)")
+            players = s.players
+        else:
+            if (
+                not isinstance(names, list)
+                or not all(isinstance(p, str) and p.strip() for p in names)
+                or len(set(names)) != len(names)
+            ):
+                raise _Bad("bad-field", "'players' must be a list of distinct names")
+            players = tuple(names)
+            if not 2 <= len(players) <= 10:
+                raise _Bad("bad-field", f"UNO takes 2 to 10 players, not {len(players)}")
+            if not new_match and players != s.players:
+                raise _Bad(
+                    "bad-field",
+                    f"the first round fixed the seating: {', '.join(s.players)}",
+                )
+        n = len(players)
+        hand_size = ev.get("hand_size", self.rules.hand_size)
+        if not _is_int(hand_size) or not 1 <= hand_size <= 15 or n * hand_size >= DECK_SIZE:
+            raise _Bad("bad-field", f"'hand_size' must be a whole number 1..15, not {hand_size!r}")
+        dealer_name = ev.get("dealer")
+        if dealer_name is None:
+            dealer = 0 if new_match else s.next_dealer
+        elif isinstance(dealer_name, str) and dealer_name in players:
+            dealer = players.index(dealer_name)
+        else:
+            raise _Bad("unknown-player", f"unknown dealer {dealer_name!r}")
+        if self.rules.scoring == "partners" and n % 2:
+            raise _Bad("bad-field", f"partners need an even number of players, not {n}")
+        if new_match:
+            s.players = players
+            s.index = {name: seat for seat, name in enumerate(players)}
+            s.n = n
+            s.totals = [0] * n
+            s.round_scores = []
+            s.round_no = 0
+            s.match_winner = None
+        s.round_no += 1
+        s.phase = FLIP
+        s.dealer = dealer
+        s.next_dealer = (dealer + 1) % n
+        s.direction = 1
+        s.turn = (dealer + 1) % n
+        s.top = None
+        s.color = None
+        s.pending = 0
+        s.pending_kind = ""
+        s.penalty_served = False
+        s.drew = False
+        s.auto_passed = -1
+        s.hands = [hand_size] * n
+        s.called = [False] * n
+        s.catch = -1
+        s.wd4 = None
+        s.draw_pile = DECK_SIZE - n * hand_size
+        s.discard = 0
+        s.discard_counts = {}
+        s.winner = -1
+        return True, [], True
+
+    def _on_flip(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        if s.phase != FLIP:
+            if s.phase == PLAY:
+                raise _Bad("already-flipped", "the starter card is already turned up")
+            self._need_play(s)
+        card = _card(ev.get("card"))
+        color = _color(ev.get("color"))
+        if color is not None and card.color is not None and color != card.color:
+            raise _Bad("bad-field", f"{card.name} is {card.color}, not {color}")
+        self._check_copies(s, [card])
+        first = (s.dealer + 1) % s.n
+        turn_again = card.value == "wild-draw4" or (
+            card.value == "wild" and self.rules.first_wild == "turn-again"
+        )
+        if turn_again:
+            # Returned to the pile (shuffled in) and another card is turned up.
+            return True, [], False
+        s.draw_pile -= 1
+        s.discard = 1
+        s.discard_counts = {card: 1}
+        s.top = card
+        s.phase = PLAY
+        s.turn = first
+        s.color = color if card.is_wild else card.color
+        if self.rules.first_card_actions:
+            if card.value == "skip":
+                s.turn = self._next(s, first)
+            elif card.value == "reverse":
+                # The dealer plays first and play goes to the right.
+                s.direction = -1
+                s.turn = s.dealer
+            elif card.value == "draw2":
+                s.pending = 2
+                s.pending_kind = "draw2"
+        return True, [], True
+
+    def _check_copies(self, s: _State, cards: list[Card]) -> None:
+        counts = s.discard_counts
+        for card in set(cards):
+            if counts.get(card, 0) + cards.count(card) > DECK_COUNTS[card]:
+                raise _Bad(
+                    "too-many-copies",
+                    f"a deck has {DECK_COUNTS[card]} {card.name}; "
+                    f"{counts.get(card, 0)} already lie on the discard pile",
+                )
+
+    def _on_play(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        self._need_play(s)
+        rules = self.rules
+        cards = _cards(ev)
+        k = len(cards)
+        color = _color(ev.get("color"))
+        seat = self._seat(s, ev)
+        name = s.players[seat]
+        self._check_copies(s, cards)
+        if s.hands[seat] < k:
+            raise _Bad(
+                "not-enough-cards",
+                f"{name} holds {s.hands[seat]} card(s) by the record, cannot play {k}",
+                name,
+            )
+        top = s.top
+        assert top is not None  # PLAY phase always has a top card
+        first = cards[0]
+        if color is not None and not first.is_wild and all(c.color != color for c in cards):
+            raise _Bad("bad-field", f"'color' {color} is not the color of the card(s) played")
+        # Who may play now?
+        implied_pass = jump_in = False
+        if seat != s.turn:
+            if rules.jump_in and self._can_jump_in(s, cards):
+                jump_in = True
+            elif s.drew and s.pending == 0 and seat == self._next(s, s.turn):
+                implied_pass = True  # the player who drew passed
+            else:
+                turn = self._name(s.turn)
+                return (
+                    False,
+                    [Alert("out-of-turn", name, {"card": first.name, "turn": turn})],
+                    False,
+                )
+        penalty = rules.wrong_card_penalty
+        if k > 1:
+            if not rules.multi_play:
+                alert = Alert("illegal-card", name, {"count": k}, "single")
+                return self._refuse(s, alert, seat, penalty)
+            if any(c.value != first.value for c in cards):
+                names = ", ".join(c.name for c in cards)
+                return self._refuse(
+                    s, Alert("illegal-card", name, {"cards": names}, "mixed"), seat, penalty
+                )
+        if not jump_in:
+            judged = self._judge(s, name, cards)
+            if judged is not None:
+                return self._refuse(s, judged, seat, penalty)
+        allowed = rules.last_card_values
+        if s.hands[seat] == k and allowed is not None and first.value not in allowed:
+            params = {"card": first.name, "allowed": _describe_values(allowed)}
+            return self._refuse(s, Alert("illegal-last-card", name, params), seat, penalty)
+
+        # Legal: apply it.
+        if implied_pass:
+            s.turn = seat
+        if s.catch != seat:
+            s.catch = -1
+        s.wd4 = None
+        s.drew = False
+        s.auto_passed = -1
+        s.hands[seat] -= k
+        counts = s.discard_counts
+        for card in cards:
+            counts[card] = counts.get(card, 0) + 1
+        s.discard += k
+        if k > 1 and color is not None and not first.is_wild:
+            top = next(c for c in reversed(cards) if c.color == color)
+        else:
+            top = cards[-1]
+        s.top = top
+        s.color = color if top.is_wild else top.color
+        s.penalty_served = False
+        left = s.hands[seat]
+        if left == 1 and not s.called[seat]:
+            s.catch = seat
+        value = first.value
+        amount = first.draw_amount * k
+        if left == 0:
+            # Going out ends the round; a last Draw Two / Wild Draw Four still counts.
+            s.phase = OVER
+            s.winner = seat
+            s.catch = -1
+            if amount and rules.last_card_draw_applies:
+                s.pending += amount
+                s.pending_kind = value
+                s.turn = self._next(s, seat)
+            elif s.pending and value == "wild" and rules.last_card_draw_applies:
+                s.turn = self._next(s, seat)
+            else:
+                s.pending = 0
+                s.pending_kind = ""
+                s.turn = -1
+            return True, [], True
+        if value == "skip":
+            s.turn = self._next(s, seat, 1 + k)
+        elif value == "reverse":
+            if k % 2:
+                s.direction = -s.direction
+            if s.n == 2 and rules.reverse_skips_two_players:
+                s.turn = self._next(s, seat, 1 + k)
+            else:
+                s.turn = self._next(s, seat)
+        else:
+            s.turn = self._next(s, seat)
+            if amount:
+                s.pending += amount
+                s.pending_kind = value
+                if value == "wild-draw4" and k == 1 and rules.draw4_restricted:
+                    s.wd4 = (seat, s.turn)
+        return True, [], True
+
+    def _can_jump_in(self, s: _State, cards: list[Card]) -> bool:
+        top = s.top
+        if top is None or top.is_wild or any(c is not top for c in cards):
+            return False
+        if s.pending:
+            return top.value == "draw2" and self.rules.stack_draw2_on_draw2
+        return True
+
+    def _judge(self, s: _State, name: str, cards: list[Card]) -> Alert | None:
+        """The alert a play by the player on turn deserves, or None when it is legal."""
+        rules = self.rules
+        first = cards[0]
+        value = first.value
+        top = s.top
+        assert top is not None
+        if s.pending:
+            kind = s.pending_kind
+            if value == "draw2":
+                ok = (kind == "draw2" and rules.stack_draw2_on_draw2) or (
+                    kind == "wild-draw4" and len(cards) >= 2 and rules.stack_two_draw2_on_draw4
+                )
+            elif value == "wild-draw4":
+                ok = rules.stack_draw4_on_draw2 if kind == "draw2" else rules.stack_draw4_on_draw4
+            else:
+                ok = value == "wild" and rules.wild_answers_penalty
+            if ok:
+                return None
+            return Alert(
+                "penalty-pending", name, {"card": first.name, "pending": s.pending, "top": top.name}
+            )
+        if first.is_wild or s.color is None:
+            # A black card goes on anything; while the color of a wild on top is not
+            # named yet, the card played names it.
+            return None
+        color = s.color
+        if any(c.color == color for c in cards):
+            return None
+        params = {"card": first.name, "top": top.name, "color": color}
+        if top.value == value:
+            if not (rules.follow_color_after_penalty and s.penalty_served):
+                return None
+            return Alert("illegal-card", name, params, "follow-color")
+        return Alert("illegal-card", name, params)
+
+    def _on_color(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        self._need_play(s)
+        color = _color(ev.get("color"))
+        if color is None:
+            raise _Bad("bad-field", "a 'color' event needs a 'color'")
+        if s.top is None or not s.top.is_wild:
+            top = s.top.name if s.top else "nothing"
+            raise _Bad("no-wild", f"a color is named for a wild, but {top} is on top")
+        s.color = color
+        return True, [], True
+
+    def _on_draw(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        rules = self.rules
+        if not (s.phase == OVER and s.pending):
+            self._need_play(s)
+        count = ev.get("count", 1)
+        if not _is_int(count) or count < 1:
+            raise _Bad("bad-field", f"'count' must be a whole number >= 1, not {count!r}")
+        seat = self._seat(s, ev)
+        name = s.players[seat]
+        implied_pass = False
+        if seat != s.turn:
+            if s.phase == PLAY and s.drew and s.pending == 0 and seat == self._next(s, s.turn):
+                implied_pass = True
+            else:
+                alert = Alert("out-of-turn", name, {"turn": self._name(s.turn)}, "draw")
+                return False, [alert], False
+        pending = 0 if implied_pass else s.pending
+        if pending:
+            if count > pending:
+                raise _Bad(
+                    "bad-field", f"{name} takes the {pending} penalty cards, not {count}", name
+                )
+        elif not rules.draw_until_playable:
+            if s.drew and not implied_pass:
+                raise _Bad("already-drew", f"{name} already drew a card this turn", name)
+            if count > 1:
+                raise _Bad("bad-field", f"{name} draws one card on a turn under these rules", name)
+        if count > self._available(s):
+            raise _Bad("empty-pile", f"only {self._available(s)} card(s) are left to draw", name)
+        if implied_pass:
+            s.turn = seat
+        if s.catch != seat:
+            s.catch = -1
+        s.wd4 = None
+        s.auto_passed = -1
+        self._take(s, seat, count)
+        if pending:
+            s.pending -= count
+            if s.pending == 0:
+                s.pending_kind = ""
+                s.penalty_served = True
+                s.turn = self._next(s, seat) if s.phase == PLAY else -1
+        else:
+            s.drew = True
+            if not rules.play_drawn_card and not rules.draw_until_playable:
+                s.drew = False
+                s.auto_passed = seat
+                s.turn = self._next(s, seat)
+        self._pile_check(s)
+        return True, [], True
+
+    def _on_pass(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        self._need_play(s)
+        seat = self._seat(s, ev)
+        name = s.players[seat]
+        if seat != s.turn:
+            if seat == s.auto_passed:
+                return True, [], False  # drawing already ended that turn
+            alert = Alert("out-of-turn", name, {"turn": self._name(s.turn)}, "pass")
+            return False, [alert], False
+        if s.pending:
+            raise _Bad("must-draw-penalty", f"{name} must take the {s.pending} cards", name)
+        if not s.drew:
+            raise _Bad("must-draw", f"{name} must draw a card before passing", name)
+        if s.catch != seat:
+            s.catch = -1
+        s.wd4 = None
+        s.drew = False
+        s.turn = self._next(s, seat)
+        return True, [], True
+
+    def _on_uno(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        self._need_play(s)
+        if ev.get("player") is None:
+            raise _Bad("bad-field", "an 'uno' event needs the 'player' who called")
+        seat = self._seat(s, ev)
+        held = s.hands[seat]
+        # The call counts just before (2 cards) or just after (1 card) the next-to-last card.
+        if held in (1, 2) or (self.rules.multi_play and seat == s.turn):
+            changed = not s.called[seat] or s.catch == seat
+            s.called[seat] = True
+            if s.catch == seat:
+                s.catch = -1
+            return True, [], changed
+        penalty = self.rules.false_uno_penalty
+        if penalty:
+            taken = self._take(s, seat, penalty)
+            self._pile_check(s)
+            alert = Alert("false-uno", s.players[seat], {"hand": held, "count": taken})
+            return False, [alert], True
+        return True, [], False
+
+    def _on_catch(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        if ev.get("player") is None:
+            raise _Bad("bad-field", "a 'catch' event needs the 'player' caught")
+        if s.phase not in (PLAY, OVER):
+            self._need_play(s)
+        seat = self._seat(s, ev)
+        by = self._seat(s, ev, "by")
+        name = s.players[seat]
+        if by == seat:
+            raise _Bad("bad-field", f"{name} cannot catch themselves", name)
+        if s.catch != seat:
+            if s.hands[seat] != 1:
+                why = f"{name} holds {s.hands[seat]} cards"
+            elif s.called[seat]:
+                why = f"{name} called UNO"
+            else:
+                why = "too late: the next player has already acted"
+            raise _Bad("catch-rejected", f"the catch does not stand: {why}", name)
+        taken = self._take(s, seat, self.rules.uno_penalty)
+        s.catch = -1
+        self._pile_check(s)
+        params = {"by": s.players[by], "count": taken}
+        return True, [Alert("missed-uno", name, params)], True
+
+    def _on_challenge(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        rules = self.rules
+        self._need_play(s)
+        if not (rules.draw4_restricted and rules.draw4_challenge):
+            raise _Bad("no-challenge", "these rules have no Wild Draw Four challenge")
+        guilty = ev.get("guilty")
+        if not isinstance(guilty, bool):
+            raise _Bad("bad-field", "'guilty' must be true or false")
+        seat = self._seat(s, ev)
+        name = s.players[seat]
+        if s.wd4 is None or s.wd4[1] != seat:
+            raise _Bad(
+                "no-challenge",
+                f"{name} cannot challenge now: only the victim of the Wild Draw Four just "
+                "played, before acting",
+                name,
+            )
+        offender, victim = s.wd4
+        s.wd4 = None
+        if guilty:
+            taken = self._take(s, offender, rules.challenge_guilty_draw)
+            s.pending = max(s.pending - 4, 0)
+            if s.pending == 0:
+                s.pending_kind = ""
+                if rules.challenge_guilty_victim_loses_turn:
+                    s.turn = self._next(s, victim)
+            self._pile_check(s)
+            alert = Alert("wild-draw4-bluff", s.players[offender], {"count": taken, "by": name})
+            return True, [alert], True
+        self._take(s, victim, s.pending + rules.challenge_wrong_draw - 4)
+        s.pending = 0
+        s.pending_kind = ""
+        s.penalty_served = True
+        s.turn = self._next(s, victim)
+        self._pile_check(s)
+        return True, [], True
+
+    def _on_end_round(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+        rules = self.rules
+        if s.phase not in (FLIP, PLAY, OVER):
+            if s.phase == MATCH_OVER:
+                raise _Bad("no-round", f"the match is over: {s.match_winner} won")
+            self._need_play(s)
+        shown = ev.get("hands")
+        if not isinstance(shown, dict):
+            raise _Bad("bad-field", "'hands' must map each player to the cards in their hand")
+        hands: list[list[Card]] = [[] for _ in s.players]
+        for player, names in shown.items():
+            seat = s.index.get(player)
+            if seat is None:
+                raise _Bad("unknown-player", f"unknown player {player!r} in 'hands'")
+            if not isinstance(names, list):
+                raise _Bad("bad-field", f"the hand of {player} must be a list of card names")
+            hands[seat] = [_card(card) for card in names]
+        alerts: list[Alert] = []
+        for seat, cards in enumerate(hands):
+            expected = s.hands[seat]
+            owed = s.pending if seat == s.turn and s.phase == OVER else 0
+            if len(cards) not in (expected, expected + owed):
+                params = {"shown": len(cards), "expected": expected + owed}
+                alerts.append(Alert("bad-event", s.players[seat], params, "hand-mismatch"))
+        points = [hand_points(cards, rules.points) for cards in hands]
+        winner: int | None = s.winner if s.winner >= 0 else None
+        if winner is None:
+            empty = [seat for seat, cards in enumerate(hands) if not cards]
+            lowest = min(points)
+            if len(empty) == 1:
+                winner = empty[0]
+            elif not empty and points.count(lowest) == 1:
+                winner = points.index(lowest)
+        deltas = round_deltas(rules.scoring, points, winner, rules.stake)
+        s.totals = [t + d for t, d in zip(s.totals, deltas, strict=True)]
+        players = s.players
+        result = {
+            "number": s.round_no,
+            "winner": players[winner] if winner is not None else None,
+            "points": dict(zip(players, deltas, strict=True)),
+            "hand_points": dict(zip(players, points, strict=True)),
+        }
+        s.round_scores = [*s.round_scores, result]
+        s.match_winner = match_winner(rules.scoring, s.totals, players, rules.target_score)
+        if rules.winner_deals and winner is not None:
+            s.next_dealer = winner
+        else:
+            s.next_dealer = (s.dealer + 1) % s.n
+        s.phase = MATCH_OVER if s.match_winner is not None else WAITING
+        s.hands = [len(cards) for cards in hands]
+        s.turn = -1
+        s.pending = 0
+        s.pending_kind = ""
+        s.catch = -1
+        s.wd4 = None
+        s.drew = False
+        self._extra = {
+            "round": result,
+            "totals": dict(zip(players, s.totals, strict=True)),
+            "match_winner": s.match_winner,
+        }
+        return True, alerts, True
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _card(name: object) -> Card:
+    try:
+        return parse_card(name)
+    except CardError as error:
+        raise _Bad("unknown-card", str(error)) from None
+
+
+def _cards(ev: dict[str, Any]) -> list[Card]:
+    single, several = ev.get("card"), ev.get("cards")
+    if single is not None and several is not None:
+        raise _Bad("bad-field", "give 'card' or 'cards', not both")
+    if several is not None:
+        if not isinstance(several, list) or not several:
+            raise _Bad("bad-field", "'cards' must be a non-empty list of card names")
+        return [_card(name) for name in several]
+    if single is None:
+        raise _Bad("bad-field", "a 'play' needs a 'card' (or 'cards')")
+    return [_card(single)]
+
+
+def _color(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value in _COLOR_SET:
+        return value
+    raise _Bad("bad-field", f"unknown color {value!r} (colors: {', '.join(COLORS)})")
+
+
+def _describe_values(values: frozenset[str]) -> str:
+    numbers = sorted(v for v in values if v.isdigit())
+    others = sorted(v for v in values if not v.isdigit())
+    parts = []
+    if numbers:
+        parts.append(f"{numbers[0]}-{numbers[-1]}" if len(numbers) > 2 else ", ".join(numbers))
+    return ", ".join(parts + others)
+
+
+__all__ = ["Game", "Verdict"]
