@@ -1,15 +1,77 @@
-"""serve: not built yet (see the open issues)."""
+"""serve: run the assistant live from a camera, a video file or a stream, with the tablet page.
+
+Examples:
+  uno-table serve --source 0 --players Ann,Bob,Cy,Dee
+  uno-table serve --source rtsp://phone.local:8554/live --rules house --db club.db
+  uno-table serve --source none --players Ann,Bob     # no camera: the referee enters plays
+
+The referee's token is printed at start (set it with --token or UNO_TABLE_TOKEN).
+The match in --db is resumed where it stopped; --new-match starts another.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--source",
+        default="0",
+        help="camera index, video file, RTSP/HTTP URL, or 'none' (default: 0)",
+    )
+    parser.add_argument("--rules", default="official", help="rules preset (default: official)")
+    parser.add_argument(
+        "--players",
+        default="Ann,Bob,Cy,Dee",
+        help="player names, clockwise, comma-separated (default: Ann,Bob,Cy,Dee)",
+    )
+    parser.add_argument("--db", default="uno-table.db", help="SQLite file (default: uno-table.db)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any)")
+    parser.add_argument(
+        "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
+    )
+    parser.add_argument("--layout", default=None, help="table layout JSON (calibrate-table)")
+    parser.add_argument(
+        "--new-match", action="store_true", help="start a new match instead of resuming"
+    )
+
+
+def parse_players(text: str) -> list[str]:
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise ValueError(f"--players needs at least 2 distinct names, got {text!r}")
+    return players
 
 
 def run(args: argparse.Namespace) -> int:
-    print("uno-table serve: this command is not built yet.", file=sys.stderr)
-    return 2
+    from tracker import preset
+    from uno_table.live import build_app, serve
+
+    try:
+        players = parse_players(args.players)
+        preset(args.rules)
+    except (ValueError, KeyError) as exc:
+        print(f"uno-table serve: {exc}", file=sys.stderr)
+        return 2
+    if args.layout and not os.path.isfile(args.layout):
+        print(f"uno-table serve: no such layout file: {args.layout}", file=sys.stderr)
+        return 2
+    source = None if args.source.strip().lower() in ("none", "") else args.source
+    app, runner = build_app(
+        source=source,
+        players=players,
+        rules=args.rules,
+        db=args.db,
+        token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
+        layout=args.layout,
+        new_match=args.new_match,
+    )
+    try:
+        return serve(app, args.host, args.port)
+    finally:
+        if runner is not None:
+            runner.stop()

@@ -1,0 +1,402 @@
+"""The live loop: camera -> recogniser -> watcher -> game service -> store -> pages.
+
+:class:`LiveRunner` is what ``uno-table serve`` and ``uno-table demo`` hand the web app
+as its :class:`web.hooks.LiveHooks`. It starts in the background so that the server
+answers at once; the heavy parts (OpenCV, torch, the model) load in its thread. Every
+failure (no camera, camera lost, no model, a bad frame) shows in :meth:`status`, which
+``/healthz`` and the page display, and none of them stops the server or the game.
+
+>>> runner = LiveRunner("no/such/video.mp4", ["Ann", "Bob"])
+>>> runner.status()["camera"]["state"]
+'starting'
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# (event, source) -> verdict as JSON; the game service's submit, bound to a store.
+Submit = Callable[[dict[str, Any], str], dict[str, Any]]
+
+BOX_COLORS = {
+    "red": (60, 57, 224),
+    "yellow": (46, 193, 242),
+    "green": (79, 168, 47),
+    "blue": (219, 111, 42),
+}
+
+
+class LiveRunner:
+    """Reads frames, recognises cards, turns them into events and submits them.
+
+    ``source`` is a camera index, a video file or a URL (see :mod:`vision.source`).
+    ``layout`` is a saved :class:`vision.calibration.TableLayout` (JSON); without one
+    a default layout for the first frame's size is used.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        players: list[str],
+        *,
+        layout: str | Path | None = None,
+        loop: bool = False,
+        jpeg_quality: int = 75,
+        max_width: int = 960,
+    ) -> None:
+        self.source_spec = source
+        self.players = list(players)
+        self.layout_path = layout
+        self.loop = loop
+        self.jpeg_quality = jpeg_quality
+        self.max_width = max_width
+        self.submit: Submit | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._source: Any = None
+        self._camera: dict[str, Any] = {"state": "starting", "message": "starting up"}
+        self._recognition: dict[str, Any] = {"available": False, "message": "loading the model"}
+        self._frame: Any = None  # annotated BGR image
+        self._frame_index = -1
+        self._jpeg: tuple[int, bytes] | None = None
+        self._seat_cards: dict[str, list[str]] = {}
+        self._notes: queue.SimpleQueue[tuple[dict[str, Any], dict[str, Any], str]] = (
+            queue.SimpleQueue()
+        )
+        self.frames_processed = 0
+        self.events_submitted = 0
+
+    # -- the hooks the web app calls -------------------------------------------------
+
+    def frame_jpeg(self) -> tuple[int, bytes] | None:
+        """The latest annotated frame as JPEG, encoded once per frame for all viewers."""
+        with self._lock:
+            if self._frame is None:
+                return None
+            if self._jpeg is None or self._jpeg[0] != self._frame_index:
+                import cv2
+
+                ok, buf = cv2.imencode(
+                    ".jpg", self._frame, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality]
+                )
+                if not ok:
+                    return self._jpeg
+                self._jpeg = (self._frame_index, buf.tobytes())
+            return self._jpeg
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            camera = dict(self._camera)
+            recognition = dict(self._recognition)
+        source = self._source
+        if source is not None:
+            try:
+                s = source.status()
+            except Exception as exc:  # a status call must never break /healthz
+                s = {"connected": False, "error": str(exc)}
+            camera.update(s)
+            if s.get("connected"):
+                camera["state"], camera["message"] = "ok", "receiving frames"
+            elif s.get("ended"):
+                camera["state"], camera["message"] = "ended", "the video has ended"
+            else:
+                camera["state"] = "lost"
+                camera["message"] = str(s.get("error") or "no frames: reconnecting")
+        return {"camera": camera, "recognition": recognition}
+
+    def seat_cards(self) -> dict[str, list[str]]:
+        with self._lock:
+            return {p: list(c) for p, c in self._seat_cards.items()}
+
+    def notify(self, event: dict[str, Any], verdict: dict[str, Any], source: str) -> None:
+        """Called by the game service after every event (from any thread)."""
+        self._notes.put((event, verdict, source))
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def start(self, submit: Submit) -> LiveRunner:
+        self.submit = submit
+        self._thread = threading.Thread(target=self._run, name="live-loop", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        if self._source is not None:
+            self._source.stop()
+
+    # -- the loop --------------------------------------------------------------------
+
+    def _set(self, camera: dict[str, Any] | None = None, **recognition: Any) -> None:
+        with self._lock:
+            if camera is not None:
+                self._camera = camera
+            if recognition:
+                self._recognition = {**self._recognition, **recognition}
+
+    def _run(self) -> None:
+        try:
+            self._run_inner()
+        except Exception as exc:  # the live side may fail; the server and game go on
+            traceback.print_exc()
+            self._set({"state": "error", "message": f"live loop stopped: {exc}"})
+
+    def _run_inner(self) -> None:
+        import vision  # noqa: F401  (offline ultralytics environment first)
+        from vision.source import open_source
+
+        try:
+            source = open_source(self.source_spec, realtime=True, loop=self.loop)
+        except (OSError, ValueError) as exc:
+            self._set({"state": "error", "message": str(exc)})
+            self._set(available=False, message="no video")
+            return
+        self._source = source.start()
+        recognizer = self._load_recognizer()
+        watcher = None
+        layout = None
+        last_index = -1
+        while not self._stop.is_set():
+            frame = source.next_frame(last_index, timeout=0.5)
+            if frame is None:
+                continue
+            last_index = frame.index
+            image = frame.image
+            detections = None
+            if recognizer is not None:
+                if layout is None:
+                    layout, watcher = self._make_watcher(image)
+                detections, events = self._recognise(recognizer, watcher, image, frame.t)
+                for event in events:
+                    self._submit_vision(event, watcher)
+                self._drain_notes(watcher)
+                if detections is not None and layout is not None:
+                    self._update_seat_cards(detections, layout)
+            self._show(image, detections, layout, frame.index)
+            self.frames_processed += 1
+
+    def _load_recognizer(self) -> Any:
+        started = time.monotonic()
+        try:
+            from vision.detector import CardRecognizer
+
+            recognizer = CardRecognizer.load()
+        except Exception as exc:
+            self._set(available=False, message=f"no card model ({exc})")
+            return None
+        self._set(
+            available=True,
+            message="recognising cards",
+            model=str(getattr(recognizer, "path", "") or getattr(recognizer, "weights", "")),
+            load_s=round(time.monotonic() - started, 2),
+        )
+        return recognizer
+
+    def _make_watcher(self, image: Any) -> tuple[Any, Any]:
+        from vision.calibration import TableLayout
+        from vision.watcher import Watcher
+
+        h, w = image.shape[:2]
+        if self.layout_path:
+            layout = TableLayout.load(self.layout_path)
+            if (layout.width, layout.height) != (w, h):
+                layout = layout.scaled(w, h)
+        else:
+            layout = TableLayout.default(w, h, len(self.players))
+        return layout, Watcher(layout, self.players)
+
+    def _recognise(
+        self, recognizer: Any, watcher: Any, image: Any, t: float
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        started = time.monotonic()
+        try:
+            try:
+                from vision.pipeline import TablePipeline
+            except ImportError:
+                detections = recognizer.detect(image)
+                events = list(watcher.update(detections, t))
+            else:
+                result = TablePipeline(recognizer, watcher).process(image, t)
+                detections, events = result.detections, list(result.events)
+        except Exception as exc:  # one bad frame must not stop the loop
+            self._set(available=True, message=f"a frame failed: {exc}")
+            return None, []
+        self._set(
+            available=True,
+            message="recognising cards",
+            ms_per_frame=round((time.monotonic() - started) * 1000, 1),
+        )
+        return detections, events
+
+    def _submit_vision(self, event: dict[str, Any], watcher: Any) -> None:
+        if self.submit is None:
+            return
+        try:
+            verdict = self.submit(dict(event), "vision")
+        except Exception as exc:
+            self._set(available=True, message=f"could not submit an event: {exc}")
+            return
+        self.events_submitted += 1
+        if event.get("type") == "play" and not verdict.get("ok") and watcher is not None:
+            watcher.play_refused()
+
+    def _drain_notes(self, watcher: Any) -> None:
+        """Tell the watcher about the referee's rulings: a new round empties the pile."""
+        while True:
+            try:
+                event, verdict, _source = self._notes.get_nowait()
+            except queue.Empty:
+                return
+            if watcher is not None and event.get("type") == "round" and verdict.get("ok"):
+                watcher.reset()
+
+    def _update_seat_cards(self, detections: Any, layout: Any) -> None:
+        seats: dict[str, list[str]] = {p: [] for p in self.players}
+        for det in detections:
+            if det.card == "back":
+                continue
+            x, y = det.center
+            if layout.draw.contains(x, y):
+                continue
+            seat = layout.seat_at(x, y)
+            if seat is not None and seat < len(self.players):
+                seats[self.players[seat]].append(det.card)
+        with self._lock:
+            self._seat_cards = seats
+
+    def _show(self, image: Any, detections: Any, layout: Any, index: int) -> None:
+        import cv2
+
+        h, w = image.shape[:2]
+        scale = min(1.0, self.max_width / w)
+        out = cv2.resize(image, (round(w * scale), round(h * scale))) if scale < 1 else image.copy()
+        if layout is not None:
+            z = layout.discard
+            cv2.rectangle(
+                out,
+                (round(z.x1 * scale), round(z.y1 * scale)),
+                (round(z.x2 * scale), round(z.y2 * scale)),
+                (200, 200, 200),
+                1,
+            )
+        if detections is not None:
+            draw_boxes(out, detections, scale)
+        with self._lock:
+            self._frame = out
+            self._frame_index = index
+
+
+def draw_boxes(image: Any, detections: Any, scale: float = 1.0) -> None:
+    """Box and name each recognised card, in the card's color."""
+    import cv2
+
+    for det in detections:
+        x1, y1, x2, y2 = (round(v * scale) for v in det.box)
+        color = BOX_COLORS.get(det.card.split("-")[0], (240, 240, 240))
+        cv2.rectangle(image, (x1, y1), (x2, y2), color, 2)
+        label = f"{det.card} {det.confidence:.2f}"
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)
+        cv2.rectangle(image, (x1, max(y1 - th - 6, 0)), (x1 + tw + 4, max(y1, th + 6)), color, -1)
+        cv2.putText(
+            image,
+            label,
+            (x1 + 2, max(y1 - 4, th + 2)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5,
+            (0, 0, 0) if color == BOX_COLORS["yellow"] else (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
+
+
+def build_app(
+    *,
+    source: str | None,
+    players: list[str],
+    rules: str,
+    db: str,
+    token: str | None,
+    layout: str | None = None,
+    new_match: bool = False,
+    loop: bool = False,
+    opening: list[dict[str, Any]] | None = None,
+) -> tuple[Any, LiveRunner | None]:
+    """The web app wired to a live runner (or to none when ``source`` is None).
+
+    ``opening`` events (e.g. the demo's deal) are submitted before the camera starts.
+    """
+    from web import NoLive, create_app, service_of
+    from web.store import Store
+
+    runner = None if source is None else LiveRunner(source, players, layout=layout, loop=loop)
+    app = create_app(
+        {
+            "DATABASE": db,
+            "RULES": rules,
+            "PLAYERS": players,
+            "REFEREE_TOKEN": token,
+            "NEW_MATCH": new_match,
+            "LIVE": runner or NoLive("no video source (--source none)"),
+        }
+    )
+    service = service_of(app)
+    if opening:
+        store = Store.open(app.config["DATABASE"])
+        try:
+            for event in opening:
+                service.submit(event, store, source="system")
+        finally:
+            store.close()
+    if runner is not None:
+        store_box: dict[str, Store] = {}
+
+        def submit(event: dict[str, Any], source: str) -> dict[str, Any]:
+            # The live thread keeps one connection of its own.
+            if "store" not in store_box:
+                store_box["store"] = Store.open(app.config["DATABASE"])
+            verdict: dict[str, Any] = service.submit(
+                event, store_box["store"], source=source
+            ).verdict
+            return verdict
+
+        service.listeners.append(runner.notify)
+        runner.start(submit)
+    return app, runner
+
+
+def serve(app: Any, host: str, port: int, *, banner: str = "") -> int:
+    """Serve ``app`` with a threaded server until interrupted; prints where and the token."""
+    from werkzeug.serving import make_server
+
+    try:
+        server = make_server(host, port, app, threaded=True)
+    except OSError as exc:
+        print(f"uno-table: cannot listen on {host}:{port}: {exc}", flush=True)
+        return 2
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    url = f"http://{shown}:{server.server_port}/"
+    token = app.config["REFEREE_TOKEN"]
+    match = app.extensions["uno_table"]["service"].match
+    if banner:
+        print(banner, flush=True)
+    print(f"Match {match.id} ({match.rules}): {', '.join(match.players)}", flush=True)
+    print(f"Database: {app.config['DATABASE']}", flush=True)
+    print(f"Spectators: {url}", flush=True)
+    print(f"Referee:    {url}?token={token}", flush=True)
+    print(f"Referee token: {token}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,212 @@
+"""The game service: one tracker game per match, kept in step with the store.
+
+Every event, from the referee's tablet or from the camera, goes through
+:meth:`GameService.submit`: under one lock the tracker judges it, the store appends
+event and verdict (committed before anyone is answered), then every live page hears
+of it. On start the current match is rebuilt by replaying its stored events, so a
+server killed mid-game comes back in exactly the same state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracker import Game, preset
+from web.broker import Broker
+from web.store import Match, Store
+
+
+class ServiceError(Exception):
+    """A request the game cannot take now; ``status`` is the HTTP status to answer."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Submitted:
+    """What :meth:`GameService.submit` answers: the stored number and the verdict."""
+
+    n: int
+    verdict: dict[str, Any]
+    state: dict[str, Any] = field(repr=False)
+
+
+def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
+    """The match's rounds from the tracker's state: results so far, None for one in play."""
+    scores = state.get("round_scores") or []
+    rounds: list[dict[str, Any] | None] = [
+        dict(s) if isinstance(s, Mapping) else {"points": s} for s in scores
+    ]
+    if state.get("in_round") and len(rounds) < int(state.get("round") or 0):
+        rounds.append(None)
+    return rounds
+
+
+class GameService:
+    """Owns the current match's :class:`tracker.Game`; thread-safe."""
+
+    def __init__(
+        self,
+        db_path: str,
+        rules: str,
+        players: Sequence[str],
+        broker: Broker,
+        *,
+        new_match: bool = False,
+    ) -> None:
+        self.db_path = db_path
+        self.broker = broker
+        self.lock = threading.RLock()
+        self.recent_alerts: list[dict[str, Any]] = []
+        # Called after every stored event as (event, verdict, source), e.g. the live loop.
+        self.listeners: list[Callable[[dict[str, Any], dict[str, Any], str], None]] = []
+        store = Store.open(db_path)
+        try:
+            match = store.latest_match()
+            if match is None or new_match:
+                preset(rules)  # an unknown preset fails here, before anything is stored
+                store.create_match(list(players), rules)
+                match = store.latest_match()
+            assert match is not None
+            self._load(store, match)
+        finally:
+            store.close()
+
+    # -- loading -------------------------------------------------------------------
+
+    def _load(self, store: Store, match: Match) -> None:
+        """Rebuild the game of ``match`` by replaying its stored events."""
+        stored = store.stored_events(match.id)
+        game, verdicts = Game.replay([s.event for s in stored], preset(match.rules))
+        self.match = match
+        self.game = game
+        self.n = stored[-1].n if stored else 0
+        self.recent_alerts = []
+        for s, v in zip(stored, verdicts, strict=True):
+            self._track(s.event, v.to_json(), s.n)
+        self.last = verdicts[-1].to_json() if verdicts else None
+
+    def _track(self, event: dict[str, Any], verdict: dict[str, Any], n: int) -> None:
+        for alert in verdict.get("alerts") or []:
+            self.recent_alerts.append({**alert, "n": n, "event": event})
+        del self.recent_alerts[:-20]
+
+    # -- reading -------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a page needs to draw itself."""
+        with self.lock:
+            return {
+                "match": self.match.to_json(),
+                "n": self.n,
+                "game": self.game.state_json(),
+                "last": self.last,
+                "alerts": list(self.recent_alerts),
+            }
+
+    def turn(self) -> str | None:
+        state = self.game.state_json()
+        turn = state.get("turn")
+        return turn if isinstance(turn, str) else None
+
+    # -- writing -------------------------------------------------------------------
+
+    def submit(self, event: dict[str, Any], store: Store, *, source: str) -> Submitted:
+        """Judge ``event``, store it with its verdict, tell every page; in that order."""
+        with self.lock:
+            return self._submit(event, store, source)
+
+    def _submit(self, event: dict[str, Any], store: Store, source: str) -> Submitted:
+        try:
+            verdict = self.game.apply(event).to_json()
+            state = self.game.state_json()
+        except Exception as exc:  # the tracker promises not to raise; be safe anyway
+            self._reload(store)
+            raise ServiceError(f"the tracker failed on this event: {exc}", 500) from exc
+        try:
+            n = store.append_event(
+                self.match.id, event, verdict, source=source, rounds=rounds_of(state)
+            )
+        except Exception as exc:
+            # Not stored, so not applied: rebuild the game from what is stored.
+            self._reload(store)
+            raise ServiceError(f"could not store the event: {exc}", 503) from exc
+        self.n = n
+        self.last = verdict
+        self._track(event, verdict, n)
+        winner = state.get("match_winner")
+        if (winner or None) != self.match.winner:
+            store.set_match_winner(self.match.id, winner or None)
+            self.match = store.match(self.match.id) or self.match
+        snapshot = self.snapshot()
+        self.broker.publish(
+            "verdict",
+            {
+                "n": n,
+                "t": time.time(),
+                "source": source,
+                "event": event,
+                "verdict": verdict,
+                "snapshot": snapshot,
+            },
+        )
+        for listener in self.listeners:
+            # A listener's failure is its own: the event is stored and published.
+            with contextlib.suppress(Exception):
+                listener(event, verdict, source)
+        return Submitted(n, verdict, snapshot)
+
+    def _reload(self, store: Store) -> None:
+        match = store.match(self.match.id) or self.match
+        self._load(store, match)
+
+    def correct(self, card: str, color: str | None, store: Store) -> list[Submitted]:
+        """Replace the last play (a misread card) by ``card``: an undo, then the play."""
+        with self.lock:
+            history = self.game.events  # the events that changed the state, undos removed
+            if not history or history[-1].get("type") != "play":
+                raise ServiceError("the last event applied is not a play; nothing to correct")
+            player = history[-1].get("player")
+            if not player:
+                # "Whoever's turn it was": replay up to just before that play.
+                before, _ = Game.replay(history[:-1], preset(self.match.rules))
+                player = before.state_json().get("turn")
+            play: dict[str, Any] = {"type": "play", "card": card}
+            if player:
+                play["player"] = player
+            if color:
+                play["color"] = color
+            undone = self._submit({"type": "undo"}, store, "referee")
+            if not undone.verdict.get("ok"):
+                return [undone]
+            return [undone, self._submit(play, store, "referee")]
+
+    def preview(self, event: dict[str, Any], store: Store) -> dict[str, Any]:
+        """The verdict ``event`` would get now, without applying or storing it."""
+        with self.lock:
+            events = store.events(self.match.id)
+            rules = preset(self.match.rules)
+        _, verdicts = Game.replay([*events, event], rules)
+        return verdicts[-1].to_json()
+
+    def new_match(self, players: Sequence[str], rules: str, store: Store) -> Match:
+        """Finish the current match and start a new one."""
+        try:
+            preset(rules)
+        except Exception as exc:
+            raise ServiceError(f"unknown rules preset {rules!r}: {exc}", 400) from exc
+        with self.lock:
+            match_id = store.create_match(list(players), rules)
+            match = store.match(match_id)
+            assert match is not None
+            self._load(store, match)
+            self.broker.publish("snapshot", self.snapshot())
+            return match

@@ -1,0 +1,541 @@
+// The referee's tablet. Live state arrives over Server-Sent Events (/api/stream);
+// every control posts one DESIGN.md event to /api/events with the referee's token.
+"use strict";
+
+(function () {
+  const $ = (sel) => document.querySelector(sel);
+  const COLORS = ["red", "yellow", "green", "blue"];
+  const VALUES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2"];
+  const SEAT_COLORS = ["#e84a4a", "#f0c419", "#3cb371", "#3b82f6", "#c084fc", "#fb923c", "#22d3ee", "#f472b6", "#a3e635", "#94a3b8"];
+
+  const ui = {
+    lang: localStorage.getItem("uno.lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en"),
+    sound: localStorage.getItem("uno.sound") !== "off",
+    token: localStorage.getItem("uno.token") || "",
+    snapshot: null,
+    health: null,
+    log: [],
+    audio: null,
+  };
+
+  // -- words ---------------------------------------------------------------------
+
+  function t(key, vars) {
+    const table = window.I18N[ui.lang] || window.I18N.en;
+    let s = table[key] !== undefined ? table[key] : (window.I18N.en[key] || key);
+    for (const [k, v] of Object.entries(vars || {})) s = s.replace("{" + k + "}", v);
+    return s;
+  }
+
+  function cardLabel(card) {
+    if (!card) return "–";
+    const words = window.CARD_WORDS[ui.lang];
+    if (words[card]) return words[card];
+    const dash = card.indexOf("-");
+    const color = card.slice(0, dash), value = card.slice(dash + 1);
+    return t(color) + " " + (words[value] || value);
+  }
+
+  function cardColor(card) {
+    if (!card) return "none";
+    const c = card.split("-")[0];
+    return COLORS.includes(c) ? c : "black";
+  }
+
+  function alertText(alert) {
+    const m = alert.messages || {};
+    return m[ui.lang] || m.en || alert.message || alert.code;
+  }
+
+  function applyLanguage() {
+    document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
+    document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
+    $("#btn-sound").textContent = t(ui.sound ? "sound_on" : "sound_off");
+    $("#btn-referee").textContent = t(ui.token ? "referee_on" : "referee");
+    if (ui.snapshot) render(ui.snapshot);
+    renderHealth(ui.health);
+    renderLog();
+  }
+
+  // -- sound (generated, no asset) ------------------------------------------------
+
+  function unlockAudio() {
+    if (ui.audio) return;
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (Ctx) ui.audio = new Ctx();
+  }
+
+  function beep() {
+    if (!ui.sound) return;
+    unlockAudio();
+    const ctx = ui.audio;
+    if (!ctx) return;
+    if (ctx.state === "suspended") ctx.resume();
+    const now = ctx.currentTime;
+    [0, 0.22].forEach((offset, i) => {
+      const osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.type = "square";
+      osc.frequency.value = i ? 660 : 880;
+      gain.gain.setValueAtTime(0.0001, now + offset);
+      gain.gain.exponentialRampToValueAtTime(0.3, now + offset + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + offset + 0.18);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(now + offset);
+      osc.stop(now + offset + 0.2);
+    });
+    document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+  }
+
+  // -- rendering ------------------------------------------------------------------
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  }
+
+  function players(snap) {
+    const g = snap.game || {};
+    return g.players && g.players.length ? g.players : snap.match.players;
+  }
+
+  function render(snap) {
+    ui.snapshot = snap;
+    const g = snap.game || {};
+    document.body.dataset.n = String(snap.n);
+    document.body.dataset.match = String(snap.match.id);
+    $("#match-info").textContent = t("match_label", { id: snap.match.id, rules: snap.match.rules });
+
+    const top = $("#top-card");
+    top.textContent = cardLabel(g.top);
+    top.className = "card-face " + (g.top ? cardColor(g.top) : "empty");
+    top.dataset.card = g.top || "";
+    $("#color-swatch").className = "swatch " + (g.color || "none");
+    $("#color-name").textContent = g.color ? t(g.color) : "–";
+    const ccw = g.direction && g.direction !== "clockwise";
+    $("#direction").classList.toggle("ccw", !!ccw);
+    $("#direction-name").textContent = g.direction ? t(ccw ? "counterclockwise" : "clockwise") : "–";
+    $("#turn").textContent = g.turn || "–";
+    const pending = Number(g.pending_draw || 0);
+    $("#pending").textContent = pending ? "+" + pending : t("none");
+    $("#pending").classList.toggle("hot", pending > 0);
+    $("#btn-draw").textContent = pending ? t("draw_n", { n: pending }) : t("draw");
+    $("#round-info").textContent = g.in_round
+      ? t("round_label", { n: g.round, d: g.dealer || "–" })
+      : t("no_round");
+
+    const seats = $("#seats");
+    seats.replaceChildren();
+    const hands = g.hands || {};
+    players(snap).forEach((p, i) => {
+      const count = hands[p];
+      const li = el("li", { class: "seat" + (p === g.turn ? " turn" : ""), "data-player": p },
+        el("span", { class: "seat-dot", style: "background:" + SEAT_COLORS[i % SEAT_COLORS.length] }),
+        el("span", { class: "seat-name" }, p),
+        el("span", { class: "seat-count" + (count === 1 ? " one" : "") },
+          count === undefined ? "–" : t("cards_left", { n: count })));
+      if (ui.token) {
+        li.append(
+          el("button", { class: "small", onclick: () => send({ type: "uno", player: p }) }, t("uno")),
+          el("button", { class: "small warn", onclick: () => openCatch(p) }, t("catch")));
+      }
+      seats.append(li);
+    });
+    renderScores(snap);
+  }
+
+  function roundPoints(entry) {
+    if (!entry) return {};
+    return entry.points && typeof entry.points === "object" ? entry.points : entry;
+  }
+
+  function renderScores(snap) {
+    const g = snap.game || {};
+    const ps = players(snap);
+    const rounds = g.round_scores || [];
+    const table = $("#scores");
+    table.replaceChildren();
+    table.append(el("tr", {}, el("th", {}, ""), ...ps.map((p) => el("th", {}, p))));
+    const running = Object.fromEntries(ps.map((p) => [p, 0]));
+    const series = [ps.map(() => 0)];
+    rounds.forEach((r, i) => {
+      const pts = roundPoints(r);
+      ps.forEach((p) => { running[p] += Number(pts[p] || 0); });
+      series.push(ps.map((p) => running[p]));
+      table.append(el("tr", {}, el("th", {}, t("round_n", { n: i + 1 }) + (r.winner ? " · " + r.winner : "")),
+        ...ps.map((p) => el("td", {}, String(pts[p] || 0)))));
+    });
+    const totals = g.totals || running;
+    table.append(el("tr", { class: "total" }, el("th", {}, t("total")),
+      ...ps.map((p) => el("td", {}, String(totals[p] || 0)))));
+    drawChart(ps, series);
+    const winner = $("#winner");
+    winner.hidden = !g.match_winner;
+    winner.textContent = g.match_winner ? t("match_winner", { p: g.match_winner }) : "";
+  }
+
+  // A hand-drawn line chart of running totals, one line per player.
+  function drawChart(ps, series) {
+    const svg = $("#chart");
+    const W = 400, H = 200, L = 36, B = 20, T = 8, R = 8;
+    const ns = "http://www.w3.org/2000/svg";
+    const mk = (tag, attrs, text) => {
+      const n = document.createElementNS(ns, tag);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+      if (text !== undefined) n.textContent = text;
+      return n;
+    };
+    svg.replaceChildren();
+    let lo = 0, hi = 1;
+    series.forEach((row) => row.forEach((v) => { lo = Math.min(lo, v); hi = Math.max(hi, v); }));
+    const n = Math.max(series.length - 1, 1);
+    const x = (i) => L + (i / n) * (W - L - R);
+    const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+    svg.append(mk("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "axis" }));
+    svg.append(mk("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
+    svg.append(mk("text", { x: L - 4, y: y(hi) + 4, class: "tick", "text-anchor": "end" }, String(hi)));
+    if (lo < 0) svg.append(mk("text", { x: L - 4, y: y(lo), class: "tick", "text-anchor": "end" }, String(lo)));
+    for (let i = 0; i <= n && series.length > 1; i++) {
+      svg.append(mk("text", { x: x(i), y: H - 4, class: "tick", "text-anchor": "middle" }, String(i)));
+    }
+    ps.forEach((p, k) => {
+      const pts = series.map((row, i) => x(i).toFixed(1) + "," + y(row[k]).toFixed(1)).join(" ");
+      const color = SEAT_COLORS[k % SEAT_COLORS.length];
+      svg.append(mk("polyline", { points: pts, fill: "none", stroke: color, "stroke-width": 3, "data-player": p }));
+      const last = series[series.length - 1][k];
+      svg.append(mk("circle", { cx: x(series.length - 1), cy: y(last), r: 4, fill: color }));
+    });
+  }
+
+  function renderHealth(h) {
+    const box = $("#health");
+    if (!h) { box.hidden = true; return; }
+    ui.health = h;
+    const lines = [];
+    const cam = h.camera || {};
+    if (!["ok", "live", "running"].includes(cam.state)) lines.push(t("camera_off", { m: cam.message || cam.state }));
+    const rec = h.recognition || {};
+    if (!rec.available) lines.push(t("recognition_off", { m: rec.message || "" }));
+    box.textContent = lines.join(" · ");
+    box.hidden = lines.length === 0;
+    document.body.dataset.camera = cam.state || "";
+  }
+
+  function renderLog() {
+    const ol = $("#log");
+    ol.replaceChildren();
+    ui.log.slice(-12).reverse().forEach((item) => {
+      const v = item.verdict || {};
+      const e = item.event || {};
+      const what = e.type + (e.card ? " " + cardLabel(e.card) : "") + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
+        + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "");
+      const who = t(item.source === "vision" ? "by_camera" : "by_referee");
+      const li = el("li", { class: v.ok ? "" : "bad" }, "#" + item.n + " " + what + " — " + who);
+      (v.alerts || []).forEach((a) => li.append(el("div", { class: "alert-line" }, alertText(a))));
+      ol.append(li);
+    });
+  }
+
+  function showAlert(alerts) {
+    const box = $("#alert");
+    $("#alert-text").replaceChildren(...alerts.map((a) => el("div", { "data-code": a.code }, alertText(a))));
+    box.dataset.codes = alerts.map((a) => a.code).join(" ");
+    box.hidden = false;
+    box.classList.remove("flash");
+    void box.offsetWidth; // restart the flash animation
+    box.classList.add("flash");
+    beep();
+  }
+
+  let toastTimer = null;
+  function toast(text, bad) {
+    const box = $("#toast");
+    box.textContent = text;
+    box.classList.toggle("bad", !!bad);
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // -- live connection ------------------------------------------------------------
+
+  function connect() {
+    const es = new EventSource("/api/stream");
+    es.addEventListener("open", () => { $("#conn").className = "dot on"; });
+    es.addEventListener("error", () => { $("#conn").className = "dot off"; });
+    es.addEventListener("snapshot", (ev) => {
+      const snap = JSON.parse(ev.data);
+      render(snap);
+      refreshLog();
+    });
+    es.addEventListener("health", (ev) => renderHealth(JSON.parse(ev.data)));
+    es.addEventListener("verdict", (ev) => {
+      const msg = JSON.parse(ev.data);
+      ui.log.push(msg);
+      ui.log = ui.log.slice(-50);
+      render(msg.snapshot);
+      renderLog();
+      const alerts = (msg.verdict && msg.verdict.alerts) || [];
+      if (alerts.length) showAlert(alerts);
+    });
+  }
+
+  async function refreshLog() {
+    try {
+      const res = await fetch("/api/events");
+      const body = await res.json();
+      ui.log = body.events.slice(-50);
+      renderLog();
+    } catch (err) { /* the stream keeps the page live anyway */ }
+  }
+
+  // -- sending --------------------------------------------------------------------
+
+  async function post(path, body) {
+    const res = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Referee-Token": ui.token },
+      body: JSON.stringify(body),
+    });
+    let data = {};
+    try { data = await res.json(); } catch (err) { data = {}; }
+    if (res.status === 401) {
+      toast(t("unauthorized"), true);
+      $("#dlg-token").showModal();
+    } else if (!res.ok) {
+      toast(data.error || res.statusText, true);
+    }
+    return { res, data };
+  }
+
+  function send(event) { return post("/api/events", event); }
+
+  // -- dialogs --------------------------------------------------------------------
+
+  let pickHandler = null;
+  function pickCard(title, onPick) {
+    const grid = $("#card-grid");
+    grid.replaceChildren();
+    $("#card-title").textContent = title;
+    $("#card-color-row").hidden = true;
+    for (const c of COLORS) {
+      for (const v of VALUES) {
+        const card = c + "-" + v;
+        grid.append(el("button", { type: "button", class: "pick " + c, "data-card": card,
+          onclick: () => chosen(card) }, (window.CARD_WORDS[ui.lang][v] || v)));
+      }
+    }
+    for (const card of ["wild", "wild-draw4"]) {
+      grid.append(el("button", { type: "button", class: "pick black wide", "data-card": card,
+        onclick: () => chosen(card) }, cardLabel(card)));
+    }
+    pickHandler = onPick;
+    $("#dlg-card").showModal();
+  }
+
+  function chosen(card) {
+    if (card === "wild" || card === "wild-draw4") {
+      $("#card-color-row").hidden = false;
+      $("#card-color-row").dataset.card = card;
+      return;
+    }
+    $("#dlg-card").close();
+    if (pickHandler) pickHandler(card, null);
+  }
+
+  function openCatch(player) {
+    $("#catch-title").textContent = t("caught_by", { p: player });
+    const row = $("#catch-by");
+    row.replaceChildren(...players(ui.snapshot).filter((p) => p !== player).map((p) =>
+      el("button", { type: "button", class: "go", onclick: () => {
+        $("#dlg-catch").close();
+        send({ type: "catch", player, by: p });
+      } }, p)));
+    $("#dlg-catch").showModal();
+  }
+
+  function openStartRound() {
+    const ps = players(ui.snapshot);
+    $("#round-players").value = ps.join(", ");
+    const g = ui.snapshot.game || {};
+    const sel = $("#round-dealer");
+    const next = g.dealer ? ps[(ps.indexOf(g.dealer) + 1) % ps.length] : ps[0];
+    sel.replaceChildren(...ps.map((p) => el("option", p === next ? { value: p, selected: "" } : { value: p }, p)));
+    $("#dlg-round").showModal();
+  }
+
+  // Card points shown while scoring; the tracker's verdict has the final word.
+  function cardPoints(card) {
+    const rules = (ui.snapshot && ui.snapshot.match.rules) || "official";
+    const v = card.startsWith("wild") ? "wild" : card.slice(card.indexOf("-") + 1);
+    if (rules === "youlerren") return v === "wild" ? 5 : /^\d$/.test(v) ? 1 : 2;
+    return v === "wild" ? 50 : /^\d$/.test(v) ? Number(v) : 20;
+  }
+
+  function parseHand(text) {
+    return text.split(/[\s,]+/).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  }
+
+  function endHands() {
+    const hands = {};
+    document.querySelectorAll("#end-table input[data-player]").forEach((inp) => {
+      hands[inp.dataset.player] = parseHand(inp.value);
+    });
+    return hands;
+  }
+
+  async function openEndRound() {
+    const dlg = $("#dlg-end");
+    if (!dlg.open) dlg.showModal();
+    let hands = {};
+    try {
+      const res = await fetch("/api/seat-cards");
+      hands = (await res.json()).hands || {};
+    } catch (err) { hands = {}; }
+    const table = $("#end-table");
+    table.replaceChildren(el("tr", {}, el("th", {}, ""), el("th", {}, t("cards")),
+      el("th", {}, t("hand_value")), el("th", {}, t("points"))));
+    players(ui.snapshot).forEach((p) => {
+      const input = el("input", { "data-player": p, size: "28", value: (hands[p] || []).join(" ") });
+      input.addEventListener("input", previewEnd);
+      table.append(el("tr", {}, el("th", {}, p), el("td", {}, input),
+        el("td", { class: "hand-value", "data-player": p }, ""),
+        el("td", { class: "round-points", "data-player": p }, "")));
+    });
+    previewEnd();
+  }
+
+  let previewSeq = 0;
+  async function previewEnd() {
+    const hands = endHands();
+    for (const [p, cards] of Object.entries(hands)) {
+      const cell = document.querySelector('#end-table .hand-value[data-player="' + CSS.escape(p) + '"]');
+      const known = cards.every((c) => /^(red|yellow|green|blue)-([0-9]|skip|reverse|draw2)$|^wild(-draw4)?$/.test(c));
+      cell.textContent = known ? String(cards.reduce((s, c) => s + cardPoints(c), 0)) : "?";
+    }
+    const seq = ++previewSeq;
+    const res = await fetch("/api/round-preview", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "end-round", hands }),
+    });
+    const body = await res.json();
+    if (seq !== previewSeq) return;
+    $("#end-preview").textContent = res.ok ? (body.alerts || []).map(alertText).join(" ") : body.error;
+    const pts = (body.round && body.round.points) || {};
+    const handPts = (body.round && body.round.hand_points) || {};
+    document.querySelectorAll("#end-table .hand-value").forEach((cell) => {
+      const v = handPts[cell.dataset.player];
+      if (v !== undefined) cell.textContent = String(v);
+    });
+    document.querySelectorAll("#end-table .round-points").forEach((cell) => {
+      const v = pts[cell.dataset.player];
+      cell.textContent = v === undefined ? "" : String(v);
+    });
+  }
+
+  // -- wiring ---------------------------------------------------------------------
+
+  function setReferee(token) {
+    ui.token = token;
+    if (token) localStorage.setItem("uno.token", token); else localStorage.removeItem("uno.token");
+    document.querySelectorAll(".referee-only").forEach((n) => { n.hidden = !token; });
+    document.body.classList.toggle("referee", !!token);
+    applyLanguage();
+  }
+
+  function wire() {
+    document.addEventListener("pointerdown", unlockAudio, { once: true });
+    $("#btn-lang").addEventListener("click", () => {
+      ui.lang = ui.lang === "zh" ? "en" : "zh";
+      localStorage.setItem("uno.lang", ui.lang);
+      applyLanguage();
+    });
+    $("#btn-sound").addEventListener("click", () => {
+      ui.sound = !ui.sound;
+      localStorage.setItem("uno.sound", ui.sound ? "on" : "off");
+      $("#btn-sound").setAttribute("aria-pressed", String(ui.sound));
+      applyLanguage();
+    });
+    $("#btn-referee").addEventListener("click", () => {
+      $("#token-input").value = ui.token;
+      $("#dlg-token").showModal();
+    });
+    $("#dlg-token").addEventListener("close", () => {
+      const v = $("#dlg-token").returnValue;
+      if (v === "ok") setReferee($("#token-input").value.trim());
+      if (v === "clear") setReferee("");
+    });
+    $("#alert-close").addEventListener("click", () => { $("#alert").hidden = true; });
+
+    document.querySelectorAll(".controls-panel [data-color]").forEach((b) =>
+      b.addEventListener("click", () => send({ type: "color", color: b.dataset.color })));
+    document.querySelectorAll("[data-pick-color]").forEach((b) =>
+      b.addEventListener("click", () => {
+        const card = $("#card-color-row").dataset.card;
+        $("#dlg-card").close();
+        if (pickHandler) pickHandler(card, b.dataset.pickColor);
+      }));
+    $("#btn-draw").addEventListener("click", () => {
+      const pending = Number((ui.snapshot.game || {}).pending_draw || 0);
+      send(pending ? { type: "draw", count: pending } : { type: "draw" });
+    });
+    $("#btn-pass").addEventListener("click", () => send({ type: "pass" }));
+    $("#btn-guilty").addEventListener("click", () => send({ type: "challenge", guilty: true }));
+    $("#btn-innocent").addEventListener("click", () => send({ type: "challenge", guilty: false }));
+    $("#btn-undo").addEventListener("click", () => send({ type: "undo" }));
+    $("#btn-play").addEventListener("click", () => pickCard(t("pick_play"), (card, color) =>
+      send(color ? { type: "play", card, color } : { type: "play", card })));
+    $("#btn-flip").addEventListener("click", () => pickCard(t("pick_flip"), (card, color) =>
+      send(color ? { type: "flip", card, color } : { type: "flip", card })));
+    $("#btn-correct").addEventListener("click", () => pickCard(t("pick_correct"), (card, color) =>
+      post("/api/correct", color ? { card, color } : { card })));
+    $("#btn-start-round").addEventListener("click", openStartRound);
+    $("#round-players").addEventListener("input", () => {
+      const ps = $("#round-players").value.split(",").map((s) => s.trim()).filter(Boolean);
+      $("#round-dealer").replaceChildren(...ps.map((p) => el("option", { value: p }, p)));
+    });
+    $("#dlg-round").addEventListener("close", () => {
+      if ($("#dlg-round").returnValue !== "ok") return;
+      const ps = $("#round-players").value.split(",").map((s) => s.trim()).filter(Boolean);
+      send({ type: "round", players: ps, dealer: $("#round-dealer").value,
+        hand_size: Number($("#round-hand").value) || 7 });
+    });
+    $("#btn-end-round").addEventListener("click", openEndRound);
+    $("#end-rescan").addEventListener("click", openEndRound);
+    $("#dlg-end").addEventListener("close", () => {
+      if ($("#dlg-end").returnValue === "ok") send({ type: "end-round", hands: endHands() });
+    });
+    $("#btn-new-match").addEventListener("click", () => {
+      if (window.confirm(t("new_match_confirm"))) {
+        post("/api/matches", { players: players(ui.snapshot), rules: ui.snapshot.match.rules });
+      }
+    });
+    $("#video").addEventListener("error", () => {
+      // The MJPEG stream broke (server restarted): try again shortly.
+      setTimeout(() => { $("#video").src = "/video.mjpg?" + Date.now(); }, 2000);
+    });
+  }
+
+  function start() {
+    // A referee link carries ?token=...: keep it on this device, drop it from the URL.
+    const params = new URLSearchParams(location.search);
+    if (params.get("token")) {
+      localStorage.setItem("uno.token", params.get("token"));
+      ui.token = params.get("token");
+      history.replaceState(null, "", location.pathname);
+    }
+    wire();
+    setReferee(ui.token);
+    fetch("/api/state").then((r) => r.json()).then((snap) => { if (!ui.snapshot) render(snap); });
+    fetch("/healthz").then((r) => r.json()).then(renderHealth);
+    connect();
+  }
+
+  start();
+})();
