@@ -16,6 +16,7 @@
     health: null,
     log: [],
     audio: null,
+    alerts: null,
   };
 
   // -- words ---------------------------------------------------------------------
@@ -56,6 +57,7 @@
     if (ui.snapshot) render(ui.snapshot);
     renderHealth(ui.health);
     renderLog();
+    if (ui.alerts && !$("#alert").hidden) showAlert(ui.alerts, true);
   }
 
   // -- sound (generated, no asset) ------------------------------------------------
@@ -139,7 +141,7 @@
         el("span", { class: "seat-dot", style: "background:" + SEAT_COLORS[i % SEAT_COLORS.length] }),
         el("span", { class: "seat-name" }, p),
         el("span", { class: "seat-count" + (count === 1 ? " one" : "") },
-          count === undefined ? "–" : t("cards_left", { n: count })));
+          count === undefined ? "–" : count === 1 ? t("cards_left_one") : t("cards_left", { n: count })));
       if (ui.token) {
         li.append(
           el("button", { class: "small", onclick: () => send({ type: "uno", player: p }) }, t("uno")),
@@ -242,7 +244,8 @@
     });
   }
 
-  function showAlert(alerts) {
+  function showAlert(alerts, quiet) {
+    ui.alerts = alerts;
     const box = $("#alert");
     $("#alert-text").replaceChildren(...alerts.map((a) => el("div", { "data-code": a.code }, alertText(a))));
     box.dataset.codes = alerts.map((a) => a.code).join(" ");
@@ -250,7 +253,7 @@
     box.classList.remove("flash");
     void box.offsetWidth; // restart the flash animation
     box.classList.add("flash");
-    beep();
+    if (!quiet) beep();
   }
 
   let toastTimer = null;

@@ -1,0 +1,182 @@
+"""The tablet page in a real Chromium: live state, the alert, the controls, the languages."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import TOKEN, LiveServer, post_json
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 15_000  # ms; 2 shared cores
+expect.set_options(timeout=TIMEOUT)
+
+
+def open_page(page: Page, server: LiveServer, *, referee: bool = True) -> None:
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server.url + (f"/?token={TOKEN}" if referee else "/"))
+    expect(page.locator("#conn")).to_have_class(re.compile(r"\bon\b"))
+
+
+def post(server: LiveServer, event: dict[str, object]) -> dict[str, object]:
+    status, body = post_json(server.url + "/api/events", event)
+    assert status == 200, body
+    return body
+
+
+def deal(server: LiveServer) -> None:
+    post(server, {"type": "round", "players": ["Ann", "Bob", "Cy", "Dee"], "dealer": "Dee"})
+    post(server, {"type": "flip", "card": "red-7"})
+
+
+def test_illegal_play_alert_controls_and_screenshot(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, live_server)
+    assert "token" not in page.url  # the referee link's token is not left in the address bar
+    deal(live_server)
+    expect(page.locator("#top-card")).to_have_attribute("data-card", "red-7")
+    expect(page.locator("#turn")).to_have_text("Ann")
+    expect(page.locator("#color-name")).to_have_text("Red")
+
+    # An illegal play, posted as the camera would: the banner appears and beeps.
+    post(live_server, {"type": "play", "card": "blue-3"})
+    banner = page.locator("#alert")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("data-codes", "illegal-card")
+    expect(banner).to_contain_text("Ann played blue-3 on red-7")
+    expect(page.locator("body")).to_have_attribute("data-beeps", "1")
+    expect(page.locator("#top-card")).to_have_attribute("data-card", "red-7")
+
+    # A control: Ann draws instead.
+    page.locator("#alert-close").click()
+    expect(banner).to_be_hidden()
+    page.locator("#btn-draw").click()
+    ann = page.locator('#seats li[data-player="Ann"] .seat-count')
+    expect(ann).to_have_text("8 cards")
+    page.locator("#btn-pass").click()
+    expect(page.locator("#turn")).to_have_text("Bob")
+
+    # Chinese, switched on the page; the alert too.
+    post(live_server, {"type": "play", "card": "green-2"})
+    expect(banner).to_be_visible()
+    page.locator("#btn-lang").click()
+    expect(page.locator("#alert-text")).to_contain_text("Bob 在 red-7 上出了 green-2")
+    expect(page.locator("#color-name")).to_have_text("红")
+    expect(page.locator("h1")).to_have_text("UNO 牌桌")
+    page.locator("#btn-lang").click()
+    expect(page.locator("h1")).to_have_text("UNO table")
+
+    shot = Path(os.environ.get("UNO_TABLE_SCREENSHOT") or tmp_path / "tablet.png")
+    page.screenshot(path=str(shot), full_page=False)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_wild_color_correct_card_and_undo_from_the_page(
+    page: Page, live_server: LiveServer
+) -> None:
+    open_page(page, live_server)
+    deal(live_server)
+    post(live_server, {"type": "play", "card": "wild"})  # Ann, color not named yet
+    page.locator('.controls-panel [data-color="blue"]').click()
+    expect(page.locator("#color-name")).to_have_text("Blue")
+    expect(page.locator("#turn")).to_have_text("Bob")
+
+    # The camera misread Bob's card: the referee corrects it to blue-9.
+    post(live_server, {"type": "play", "card": "blue-6"})
+    page.locator("#btn-correct").click()
+    page.locator('#card-grid [data-card="blue-9"]').click()
+    expect(page.locator("#top-card")).to_have_attribute("data-card", "blue-9")
+    expect(page.locator("#turn")).to_have_text("Cy")
+
+    page.locator("#btn-undo").click()
+    expect(page.locator("#top-card")).to_have_attribute("data-card", "wild")
+    expect(page.locator("#turn")).to_have_text("Bob")
+
+
+def test_catch_and_challenge_buttons(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server)
+    post(live_server, {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"})
+    post(live_server, {"type": "flip", "card": "red-7"})
+    post(live_server, {"type": "play", "card": "wild-draw4", "color": "green"})
+    page.locator("#btn-guilty").click()
+    expect(page.locator("#alert")).to_have_attribute("data-codes", "wild-draw4-bluff")
+    expect(page.locator('#seats li[data-player="Ann"] .seat-count')).to_have_text(
+        "10 cards"
+    )  # 6 + the 4 of a guilty +4
+
+
+@pytest.mark.parametrize("called", [False, True])
+def test_uno_and_catch_buttons(page: Page, live_server: LiveServer, called: bool) -> None:
+    open_page(page, live_server)
+    post(live_server, {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob", "hand_size": 2})
+    post(live_server, {"type": "flip", "card": "red-7"})
+    post(live_server, {"type": "play", "card": "red-3"})  # Ann is down to one card
+    ann = page.locator('#seats li[data-player="Ann"]')
+    expect(ann.locator(".seat-count")).to_have_text("1 card")
+    if called:
+        ann.locator("button", has_text="UNO!").click()
+        expect(page.locator("#log li").first).to_contain_text("uno")
+    ann.locator("button", has_text="Catch").click()
+    page.locator("#catch-by button", has_text="Bob").click()
+    expect(page.locator("#log li").first).to_contain_text("catch")
+    if called:
+        expect(ann.locator(".seat-count")).to_have_text("1 card")
+    else:
+        expect(page.locator("#alert")).to_have_attribute("data-codes", "missed-uno")
+        expect(ann.locator(".seat-count")).to_have_text("3 cards")
+
+
+def test_start_and_end_round_with_the_scoreboard(page: Page, live_server: LiveServer) -> None:
+    page.set_viewport_size({"width": 800, "height": 1280})  # portrait
+    open_page(page, live_server)
+    box_video = page.locator(".video-panel").bounding_box()
+    box_status = page.locator(".status-panel").bounding_box()
+    assert box_video and box_status and box_status["y"] > box_video["y"] + box_video["height"] - 1
+
+    page.locator("#btn-start-round").click()
+    page.locator("#round-players").fill("Ann, Bob")
+    page.locator("#round-dealer").select_option("Bob")
+    page.locator("#round-go").click()
+    expect(page.locator("#turn")).to_have_text("Ann")
+    post(live_server, {"type": "flip", "card": "red-7"})
+    post(live_server, {"type": "play", "card": "red-3"})
+
+    page.locator("#btn-end-round").click()
+    page.locator('#end-table input[data-player="Ann"]').fill("")
+    page.locator('#end-table input[data-player="Bob"]').fill("red-1 wild blue-skip")
+    expect(page.locator('#end-table .hand-value[data-player="Bob"]')).to_have_text("71")
+    expect(page.locator('#end-table .round-points[data-player="Ann"]')).to_have_text("71")
+    page.locator("#end-go").click()
+
+    expect(page.locator("#scores tr.total td").first).to_have_text("71")
+    expect(page.locator("#chart polyline")).to_have_count(2)
+    points = page.locator('#chart polyline[data-player="Ann"]').get_attribute("points")
+    assert points is not None and len(points.split()) == 2  # start and round 1
+
+
+def test_spectators_see_no_controls_and_cannot_write(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server, referee=False)
+    expect(page.locator(".controls-panel")).to_be_hidden()
+    deal(live_server)
+    expect(page.locator("#top-card")).to_have_attribute("data-card", "red-7")
+    status = page.evaluate(
+        """async () => (await fetch('/api/events', {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({type: 'undo'})})).status"""
+    )
+    assert status == 401
+
+
+def test_camera_status_is_shown(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server, referee=False)
+    health = page.locator("#health")
+    expect(health).to_be_visible()
+    expect(health).to_contain_text("Card recognition unavailable")
+    expect(page.locator("body")).to_have_attribute("data-camera", "none")
