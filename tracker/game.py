@@ -38,6 +38,7 @@ MATCH_OVER: Final = 4
 PHASE_NAMES: Final = ("waiting-round", "flip", "play", "round-over", "match-over")
 
 _COLOR_SET: Final = frozenset(COLORS)
+_COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
 
 
 class _Bad(Exception):
@@ -52,44 +53,103 @@ class Verdict:
     """The answer to one event (DESIGN.md): ``seq``, ``ok``, ``alerts``, ``state``.
 
     ``extra`` holds what an ``end-round`` verdict adds: ``round``, ``totals`` and
-    ``match_winner``.
+    ``match_winner``. The state is kept as a compact snapshot and turned into the
+    ``state`` dict on first use; :meth:`dumps` writes the JSON line straight from it.
     """
 
-    __slots__ = ("alerts", "extra", "ok", "seq", "state")
+    __slots__ = ("_snapshot", "_state", "alerts", "extra", "ok", "seq")
 
     def __init__(
         self,
         seq: int,
         ok: bool,
         alerts: list[Alert],
-        state: dict[str, Any],
+        snapshot: _Snapshot,
         extra: dict[str, Any] | None = None,
     ) -> None:
         self.seq = seq
         self.ok = ok
         self.alerts = alerts
-        self.state = state
         self.extra = extra
+        self._snapshot = snapshot
+        self._state: dict[str, Any] | None = None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The DESIGN.md state after this event (the unchanged state when refused)."""
+        if self._state is None:
+            players, hands, turn, direction, top, color, pending = self._snapshot
+            self._state = {
+                "turn": turn,
+                "direction": direction,
+                "top": top,
+                "color": color,
+                "pending_draw": pending,
+                "hands": dict(zip(players, hands, strict=True)),
+            }
+        return self._state
 
     @property
     def codes(self) -> list[str]:
         """The alert codes, in order."""
         return [alert.code for alert in self.alerts]
 
-    def to_json(self) -> dict[str, Any]:
-        """The verdict object of DESIGN.md, ready for :func:`json.dumps`."""
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        """The verdict object of DESIGN.md, ready for :func:`json.dumps`.
+
+        Each alert's ``message`` is in ``language``; ``messages`` holds both.
+        """
         out: dict[str, Any] = {
             "seq": self.seq,
             "ok": self.ok,
-            "alerts": [alert.to_json() for alert in self.alerts],
+            "alerts": [alert.to_json(language) for alert in self.alerts],
             "state": self.state,
         }
         if self.extra:
             out.update(self.extra)
         return out
 
+    def dumps(self, language: str = "en") -> str:
+        """``json.dumps(self.to_json(language), ensure_ascii=False)``, faster.
+
+        >>> game = Game()
+        >>> game.apply({"type": "round", "players": ["Ann", "Bob"]}).dumps()[:40]
+        '{"seq": 1, "ok": true, "alerts": [], "st'
+        """
+        if self.alerts or self.extra:
+            return _encode(self.to_json(language))
+        players, hands, turn, direction, top, color, pending = self._snapshot
+        quoted = _quoted_names(players)
+        hands_text = ", ".join([f"{name}: {count}" for name, count in zip(quoted, hands)])  # noqa: B905
+        turn_text = "null" if turn is None else quoted[players.index(turn)]
+        # Card names, colors and directions are plain ASCII: no escaping needed.
+        top_text = "null" if top is None else f'"{top}"'
+        color_text = "null" if color is None else f'"{color}"'
+        return (
+            f'{{"seq": {self.seq}, "ok": {"true" if self.ok else "false"}, "alerts": [], '
+            f'"state": {{"turn": {turn_text}, "direction": "{direction}", '
+            f'"top": {top_text}, "color": {color_text}, "pending_draw": {pending}, '
+            f'"hands": {{{hands_text}}}}}}}'
+        )
+
     def __repr__(self) -> str:
         return f"Verdict(seq={self.seq}, ok={self.ok}, alerts={self.codes})"
+
+
+# (players, hands, turn, direction, top, color, pending_draw)
+_Snapshot = tuple[tuple[str, ...], tuple[int, ...], str | None, str, str | None, str | None, int]
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_NAMES_CACHE: dict[tuple[str, ...], list[str]] = {}
+
+
+def _quoted_names(players: tuple[str, ...]) -> list[str]:
+    """The players' names as JSON strings (cached: the seating rarely changes)."""
+    quoted = _NAMES_CACHE.get(players)
+    if quoted is None:
+        if len(_NAMES_CACHE) > 64:
+            _NAMES_CACHE.clear()
+        quoted = _NAMES_CACHE[players] = [_encode(name) for name in players]
+    return quoted
 
 
 class _State:
@@ -148,7 +208,8 @@ class _State:
         self.wd4: tuple[int, int] | None = None  # (who played it, who may challenge)
         self.draw_pile = 0
         self.discard = 0
-        self.discard_counts: dict[Card, int] = {}
+        # Copies of each card (by name) on the discard pile since the last reshuffle.
+        self.discard_counts: dict[str, int] = {}
         self.winner = -1
         self.totals: list[int] = []
         self.round_scores: list[dict[str, Any]] = []
@@ -235,10 +296,22 @@ class Game:
             internal = _Bad("internal", f"{type(error).__name__}: {error}")
             return self._verdict(False, [internal.alert])
         if changed:
-            self._history.append(dict(event))
-            if len(self._history) % self.CHECKPOINT_EVERY == 0:
-                self._checkpoints[len(self._history)] = self._s.copy()
-        return self._verdict(ok, alerts)
+            history = self._history
+            history.append(dict(event))
+            if not len(history) % self.CHECKPOINT_EVERY:
+                self._checkpoints[len(history)] = self._s.copy()
+        s = self._s
+        top = s.top
+        snapshot = (
+            s.players,
+            tuple(s.hands),
+            s.players[s.turn] if s.turn >= 0 else None,
+            "clockwise" if s.direction == 1 else "counterclockwise",
+            top.name if top is not None else None,
+            s.color,
+            s.pending,
+        )
+        return Verdict(self.seq, ok, alerts, snapshot, self._extra)
 
     def apply_json(self, line: str | bytes) -> Verdict:
         """Judge one line of a JSON Lines log; a line that is not JSON gets ``bad-event``.
@@ -302,7 +375,18 @@ class Game:
         }
 
     def _verdict(self, ok: bool, alerts: list[Alert]) -> Verdict:
-        return Verdict(self.seq, ok, alerts, self._state(), self._extra)
+        s = self._s
+        top = s.top
+        snapshot = (
+            s.players,
+            tuple(s.hands),
+            s.players[s.turn] if s.turn >= 0 else None,
+            "clockwise" if s.direction == 1 else "counterclockwise",
+            top.name if top is not None else None,
+            s.color,
+            s.pending,
+        )
+        return Verdict(self.seq, ok, alerts, snapshot, self._extra)
 
     def _undo(self) -> Verdict:
         if not self._history:
@@ -365,7 +449,7 @@ class Game:
             # The discard pile, all but its top card, becomes the new draw pile.
             s.draw_pile += s.discard - 1
             s.discard = 1
-            s.discard_counts = {s.top: 1} if s.top is not None else {}
+            s.discard_counts = {s.top.name: 1} if s.top is not None else {}
         count = min(count, s.draw_pile)
         if count:
             s.draw_pile -= count
@@ -488,7 +572,7 @@ class Game:
             return True, [], False
         s.draw_pile -= 1
         s.discard = 1
-        s.discard_counts = {card: 1}
+        s.discard_counts = {card.name: 1}
         s.top = card
         s.phase = PLAY
         s.turn = first
@@ -507,12 +591,13 @@ class Game:
 
     def _check_copies(self, s: _State, cards: list[Card]) -> None:
         counts = s.discard_counts
-        for card in set(cards):
-            if counts.get(card, 0) + cards.count(card) > DECK_COUNTS[card]:
+        for card in cards:
+            name = card.name
+            if counts.get(name, 0) + (1 if len(cards) == 1 else cards.count(card)) > _COPIES[name]:
                 raise _Bad(
                     "too-many-copies",
-                    f"a deck has {DECK_COUNTS[card]} {card.name}; "
-                    f"{counts.get(card, 0)} already lie on the discard pile",
+                    f"a deck has {_COPIES[name]} {name}; "
+                    f"{counts.get(name, 0)} already lie on the discard pile",
                 )
 
     def _on_play(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
@@ -579,7 +664,7 @@ class Game:
         s.hands[seat] -= k
         counts = s.discard_counts
         for card in cards:
-            counts[card] = counts.get(card, 0) + 1
+            counts[card.name] = counts.get(card.name, 0) + 1
         s.discard += k
         if k > 1 and color is not None and not first.is_wild:
             top = next(c for c in reversed(cards) if c.color == color)

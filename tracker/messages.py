@@ -144,15 +144,18 @@ class Alert:
                 values["detail"] = f"{zh}（{values['detail']}）"
         return template[1 if language == "zh" else 0].format_map(_Blank(values))
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"code", "player", "message", "params", "messages": {"en", "zh"}}``."""
-        english = self.message("en")
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        """``{"code", "player", "message", "params", "messages": {"en", "zh"}}``.
+
+        ``message`` is in ``language``; ``messages`` has every language.
+        """
+        messages = {lang: self.message(lang) for lang in LANGUAGES}
         return {
             "code": self.code,
             "player": self.player,
-            "message": english,
+            "message": messages.get(language, messages["en"]),
             "params": dict(self.params),
-            "messages": {"en": english, "zh": self.message("zh")},
+            "messages": messages,
         }
 
     def __repr__(self) -> str:

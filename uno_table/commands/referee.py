@@ -43,8 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     from tracker import Game, RuleError, UnknownPresetError, preset
 
     try:
@@ -62,19 +60,14 @@ def run(args: argparse.Namespace) -> int:
 
     game = Game(rules)
     apply_json = game.apply_json
-    dumps = json.dumps
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
     write = sys.stdout.write
-    zh = args.lang == "zh"
+    language = args.lang
     try:
         with source:
             for raw in source:
-                verdict = apply_json(raw).to_json()
-                if zh:
-                    for alert in verdict["alerts"]:
-                        alert["message"] = alert["messages"]["zh"]
-                write(dumps(verdict, ensure_ascii=False))
+                write(apply_json(raw).dumps(language))
                 write("\n")
         sys.stdout.flush()
     except BrokenPipeError:
