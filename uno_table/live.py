@@ -37,7 +37,9 @@ class LiveRunner:
 
     ``source`` is a camera index, a video file or a URL (see :mod:`vision.source`).
     ``layout`` is a saved :class:`vision.calibration.TableLayout` (JSON); without one
-    a default layout for the first frame's size is used.
+    a default layout for the first frame's size is used. ``prepare``, if given, runs
+    first in the live thread and may set ``source_spec`` and ``layout_path`` (the demo
+    renders its video there, so that the server is up at once).
     """
 
     def __init__(
@@ -47,10 +49,16 @@ class LiveRunner:
         *,
         layout: str | Path | None = None,
         loop: bool = False,
+        realtime: bool = True,
+        recognizer: Any = None,
+        prepare: Callable[[LiveRunner], None] | None = None,
         jpeg_quality: int = 75,
         max_width: int = 960,
     ) -> None:
         self.source_spec = source
+        self.prepare = prepare
+        self.realtime = realtime
+        self.recognizer = recognizer
         self.players = list(players)
         self.layout_path = layout
         self.loop = loop
@@ -154,34 +162,43 @@ class LiveRunner:
         import vision  # noqa: F401  (offline ultralytics environment first)
         from vision.source import open_source
 
+        if self.prepare is not None:
+            self._set({"state": "starting", "message": "preparing the video"})
+            self.prepare(self)
         try:
-            source = open_source(self.source_spec, realtime=True, loop=self.loop)
+            source = open_source(self.source_spec, realtime=self.realtime, loop=self.loop)
         except (OSError, ValueError) as exc:
             self._set({"state": "error", "message": str(exc)})
             self._set(available=False, message="no video")
             return
         self._source = source.start()
-        recognizer = self._load_recognizer()
-        watcher = None
+        recognizer = self.recognizer or self._load_recognizer()
+        if self.recognizer is not None:
+            self._set(available=True, message="recognising cards")
+        pipeline = None
         layout = None
         last_index = -1
         while not self._stop.is_set():
             frame = source.next_frame(last_index, timeout=0.5)
             if frame is None:
+                if source.ended:
+                    return  # a video file played to its end; its last frame stays shown
                 continue
             last_index = frame.index
             image = frame.image
-            detections = None
+            result = None
             if recognizer is not None:
-                if layout is None:
-                    layout, watcher = self._make_watcher(image)
-                detections, events = self._recognise(recognizer, watcher, image, frame.t)
-                for event in events:
-                    self._submit_vision(event, watcher)
-                self._drain_notes(watcher)
-                if detections is not None and layout is not None:
-                    self._update_seat_cards(detections, layout)
-            self._show(image, detections, layout, frame.index)
+                if pipeline is None:
+                    layout, pipeline = self._make_pipeline(recognizer, image)
+                if hasattr(recognizer, "seek"):  # a recogniser that reads per-frame truth
+                    recognizer.seek(frame.index)
+                result = self._recognise(pipeline, image, frame.t)
+                if result is not None:
+                    for event in result.events:
+                        self._submit_vision(event, pipeline.watcher)
+                    self._update_seat_cards(result.detections, layout)
+                self._drain_notes(pipeline.watcher)
+            self._show(image, None if result is None else result.detections, layout, frame.index)
             self.frames_processed += 1
 
     def _load_recognizer(self) -> Any:
@@ -201,8 +218,9 @@ class LiveRunner:
         )
         return recognizer
 
-    def _make_watcher(self, image: Any) -> tuple[Any, Any]:
+    def _make_pipeline(self, recognizer: Any, image: Any) -> tuple[Any, Any]:
         from vision.calibration import TableLayout
+        from vision.pipeline import TablePipeline
         from vision.watcher import Watcher
 
         h, w = image.shape[:2]
@@ -212,30 +230,24 @@ class LiveRunner:
                 layout = layout.scaled(w, h)
         else:
             layout = TableLayout.default(w, h, len(self.players))
-        return layout, Watcher(layout, self.players)
+        # A still table is not recognised again: the CPU goes to frames that changed.
+        return layout, TablePipeline(recognizer, Watcher(layout, self.players), skip_static=True)
 
-    def _recognise(
-        self, recognizer: Any, watcher: Any, image: Any, t: float
-    ) -> tuple[Any, list[dict[str, Any]]]:
-        started = time.monotonic()
+    def _recognise(self, pipeline: Any, image: Any, t: float) -> Any:
         try:
-            try:
-                from vision.pipeline import TablePipeline
-            except ImportError:
-                detections = recognizer.detect(image)
-                events = list(watcher.update(detections, t))
-            else:
-                result = TablePipeline(recognizer, watcher).process(image, t)
-                detections, events = result.detections, list(result.events)
+            result = pipeline.process(image, t)
         except Exception as exc:  # one bad frame must not stop the loop
             self._set(available=True, message=f"a frame failed: {exc}")
-            return None, []
-        self._set(
-            available=True,
-            message="recognising cards",
-            ms_per_frame=round((time.monotonic() - started) * 1000, 1),
-        )
-        return detections, events
+            return None
+        if result.error:
+            self._set(available=True, message=f"a frame failed: {result.error}")
+        elif not result.reused:
+            self._set(
+                available=True,
+                message="recognising cards",
+                ms_per_frame=round(result.detect_ms, 1),
+            )
+        return result
 
     def _submit_vision(self, event: dict[str, Any], watcher: Any) -> None:
         if self.submit is None:
@@ -328,6 +340,9 @@ def build_app(
     layout: str | None = None,
     new_match: bool = False,
     loop: bool = False,
+    realtime: bool = True,
+    recognizer: Any = None,
+    prepare: Callable[[LiveRunner], None] | None = None,
     opening: list[dict[str, Any]] | None = None,
 ) -> tuple[Any, LiveRunner | None]:
     """The web app wired to a live runner (or to none when ``source`` is None).
@@ -337,7 +352,19 @@ def build_app(
     from web import NoLive, create_app, service_of
     from web.store import Store
 
-    runner = None if source is None else LiveRunner(source, players, layout=layout, loop=loop)
+    runner = (
+        None
+        if source is None
+        else LiveRunner(
+            source,
+            players,
+            layout=layout,
+            loop=loop,
+            realtime=realtime,
+            recognizer=recognizer,
+            prepare=prepare,
+        )
+    )
     app = create_app(
         {
             "DATABASE": db,
@@ -375,8 +402,12 @@ def build_app(
 
 def serve(app: Any, host: str, port: int, *, banner: str = "") -> int:
     """Serve ``app`` with a threaded server until interrupted; prints where and the token."""
+    import logging
+
     from werkzeug.serving import make_server
 
+    # One log line per request is noise here: the video and the live stream never end.
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         server = make_server(host, port, app, threaded=True)
     except OSError as exc:

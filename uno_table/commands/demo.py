@@ -4,18 +4,16 @@ Example:
   uno-table demo              # then open the printed referee link
   uno-table demo --port 8080 --host 0.0.0.0   # reachable from a tablet on the LAN
 
-Each run starts a fresh match in --db (default: runs/demo.db). Without the trained
-model the video still plays and the page says that recognition is unavailable.
+Each run starts a fresh match in --db (default: runs/demo.db). The server is up at
+once; the first run renders the demo video in the background (about a minute).
+Without the trained model the video still plays and the page says that recognition
+is unavailable.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
-from pathlib import Path
-from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,47 +27,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--loop", action="store_true", help="play the video again at its end")
 
 
-def first_round_event(truth_path: str | Path | None) -> dict[str, Any] | None:
-    """The ``round`` event that opens the demo's true event log, if it has one."""
-    if not truth_path or not Path(truth_path).is_file():
-        return None
-    with open(truth_path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                event = json.loads(line)
-                return event if isinstance(event, dict) and event.get("type") == "round" else None
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
-    from vision.synth_video import ensure_demo_video
+    from uno_table.live import LiveRunner, build_app, serve
+    from vision.synth_video import DEFAULT_PLAYERS
 
-    from uno_table.live import build_app, serve
+    players = list(DEFAULT_PLAYERS)
 
-    try:
+    def prepare(runner: LiveRunner) -> None:
+        # Rendering the video takes a while the first time: done here, in the live
+        # thread, while the page is already served.
+        from vision.synth_video import ensure_demo_video
+
         demo = ensure_demo_video()
-    except Exception as exc:
-        print(f"uno-table demo: cannot prepare the demo video: {exc}", file=sys.stderr)
-        return 1
-    players = list(demo.players)
-    # The deal is not something a camera sees: the demo's log says who deals.
-    opening = first_round_event(getattr(demo, "truth_path", None)) or {
-        "type": "round",
-        "players": players,
-        "dealer": players[-1],
-    }
+        runner.source_spec = str(demo.path)
+        if demo.layout_path is not None:
+            runner.layout_path = str(demo.layout_path)
+
+    # The deal is not something a camera sees: the demo's script deals from seat 0.
+    opening = {"type": "round", "players": players, "dealer": players[0]}
     app, runner = build_app(
-        source=str(demo.path),
+        source="demo",
         players=players,
         rules=args.rules,
         db=args.db,
         token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
         new_match=True,
         loop=args.loop,
+        prepare=prepare,
         opening=[opening],
     )
     try:
-        return serve(app, args.host, args.port, banner=f"Demo video: {demo.path}")
+        return serve(app, args.host, args.port, banner="Demo: a rendered game of UNO")
     finally:
         if runner is not None:
             runner.stop()

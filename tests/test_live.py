@@ -1,0 +1,211 @@
+"""The live loop end to end: a rendered game video -> watcher -> tracker -> store -> pages.
+
+The recogniser here is the renderer's oracle (the true boxes of each frame), so that
+these tests check the wiring in seconds; the trained model has its own tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tracker import Game, preset
+from uno_table.live import LiveRunner, build_app
+from vision.synth_video import OracleDetector, RenderResult, render_video, script_game
+from web.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "live-token"
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> RenderResult:
+    out = tmp_path_factory.mktemp("video") / "game.mp4"
+    log = script_game(np.random.default_rng(0), ["Ann", "Bob"], turns=4)
+    return render_video(log, out, seed=0)
+
+
+def wait_until_done(runner: LiveRunner, timeout: float = 120.0) -> None:
+    assert runner._thread is not None
+    runner._thread.join(timeout)
+    assert not runner._thread.is_alive(), "the live loop did not finish the video"
+
+
+def test_video_to_stored_events_and_live_pages(video: RenderResult, tmp_path: Path) -> None:
+    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
+    app, runner = build_app(
+        source=str(video.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        layout=str(video.layout_path),
+        realtime=False,
+        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+        opening=[opening],
+    )
+    assert runner is not None
+    broker = app.extensions["uno_table"]["broker"]
+    sub = broker.subscribe()
+    wait_until_done(runner)
+
+    # Every event the camera saw is stored with its verdict, after the referee's deal.
+    store = Store.open(app.config["DATABASE"])
+    service = app.extensions["uno_table"]["service"]
+    stored = store.stored_events(service.match.id)
+    assert stored[0].source == "system" and stored[0].event == opening
+    vision_events = [s.event for s in stored[1:]]
+    assert all(s.source == "vision" for s in stored[1:])
+    assert vision_events[0] == {"type": "flip", "card": video.truth[1]["card"]}
+    # The game the camera followed ends where the true game ends (a pass is not seen).
+    truth = [{k: v for k, v in e.items() if k != "t"} for e in video.truth]
+    true_game, _ = Game.replay(truth, preset("official"))
+    seen = app.test_client().get("/api/state").json["game"]
+    for key in ("top", "color", "hands", "direction"):
+        assert seen[key] == true_game.state_json()[key], key
+
+    # Every page heard each of them, in order.
+    heard = []
+    while (message := sub.get(timeout=0.1)) is not None:
+        heard.append(json.loads(message.data))
+    assert [m["n"] for m in heard] == [s.n for s in stored[1:]]
+    assert {m["source"] for m in heard} == {"vision"}
+
+    # The video shows the last frame, boxed; /healthz says the file has ended.
+    n, jpeg = runner.frame_jpeg() or (0, b"")
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (480, 640, 3) and n == video.frames - 1
+    health = app.test_client().get("/healthz").json
+    assert health["camera"]["state"] == "ended"
+    assert health["recognition"]["available"] is True
+    assert runner.frames_processed == video.frames
+
+
+def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Path) -> None:
+    """When the tracker refuses the camera's plays, taking those cards back is no undo."""
+    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
+    app, runner = build_app(
+        source=str(video.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        layout=str(video.layout_path),
+        realtime=False,
+        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+        # The referee flipped a different starter: the camera's blue plays don't match it.
+        opening=[opening, {"type": "flip", "card": "red-0"}],
+    )
+    assert runner is not None
+    wait_until_done(runner)
+    store = Store.open(app.config["DATABASE"])
+    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    refused = [s for s in stored if s.source == "vision" and not s.verdict["ok"]]
+    assert any(s.event["type"] == "play" for s in refused)
+    assert all(s.verdict["alerts"] for s in refused)
+    # The video retracts two plays; both were refused, so neither became an undo.
+    assert [s.event for s in stored if s.event["type"] == "undo"] == []
+
+
+def test_a_missing_video_shows_in_health_and_the_game_goes_on(tmp_path: Path) -> None:
+    app, runner = build_app(
+        source=str(tmp_path / "no-such-video.mp4"),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+    )
+    assert runner is not None
+    wait_until_done(runner, 60)
+    client = app.test_client()
+    health = client.get("/healthz").json
+    assert health["camera"]["state"] == "error"
+    assert "no such video file" in health["camera"]["message"]
+    assert health["recognition"]["available"] is False
+    response = client.post(
+        "/api/events",
+        json={"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
+        headers={"X-Referee-Token": TOKEN},
+    )
+    assert response.status_code == 200 and response.json["verdict"]["ok"]
+    video = client.get("/video.mjpg", buffered=False)
+    first = next(iter(video.response))
+    video.close()
+    assert b"image/jpeg" in first  # the placeholder
+
+
+def test_seat_cards_are_read_from_where_cards_lie(tmp_path: Path) -> None:
+    from vision.calibration import TableLayout
+    from vision.detections import Detections
+
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob", "Cy", "Dee"])
+    layout = TableLayout.default(640, 480, 4)
+    ann_x, ann_y = layout.seat_anchor(0, 0.8)
+    cy_x, cy_y = layout.seat_anchor(2, 0.8)
+    cx, cy = layout.discard.center
+    detections = Detections.from_list(
+        [
+            ("red-1", 0.9, (ann_x - 20, ann_y - 30, ann_x + 20, ann_y + 30)),
+            ("wild", 0.8, (ann_x + 25, ann_y - 30, ann_x + 65, ann_y + 30)),
+            ("blue-skip", 0.9, (cy_x - 20, cy_y - 30, cy_x + 20, cy_y + 30)),
+            ("green-5", 0.9, (cx - 20, cy - 30, cx + 20, cy + 30)),  # the discard pile
+            ("back", 0.9, (cy_x - 20, cy_y + 35, cy_x + 20, cy_y + 95)),
+        ]
+    )
+    runner._update_seat_cards(detections, layout)
+    assert runner.seat_cards() == {
+        "Ann": ["red-1", "wild"],
+        "Bob": [],
+        "Cy": ["blue-skip"],
+        "Dee": [],
+    }
+
+
+def read_until(proc: subprocess.Popen[str], prefix: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    assert proc.stdout is not None
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if line.startswith(prefix):
+            return line.split(": ", 1)[1].strip()
+    raise AssertionError(f"no {prefix!r} line; output:\n{''.join(seen)}")
+
+
+@pytest.mark.slow
+def test_demo_serves_at_once(tmp_path: Path) -> None:
+    """``uno-table demo`` answers within seconds, before its video even exists."""
+    env = {**os.environ, "UNO_TABLE_CACHE": str(tmp_path / "cache"), "UNO_TABLE_TOKEN": TOKEN}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uno_table", "demo", "--port", "0", "--db", str(tmp_path / "d.db")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        url = read_until(proc, "Spectators", 60)
+        with urllib.request.urlopen(url + "healthz", timeout=20) as response:
+            health: dict[str, Any] = json.loads(response.read())
+        assert health["camera"]["state"] in ("starting", "ok")
+        with urllib.request.urlopen(url + "api/state", timeout=20) as response:
+            state = json.loads(response.read())
+        assert state["game"]["players"] == ["Ann", "Bob", "Cy", "Dee"]
+        assert state["game"]["in_round"] is True
+    finally:
+        proc.kill()
+        proc.wait(10)
