@@ -1,0 +1,292 @@
+"""A video through the whole assistant, without a server: vision, then the tracker.
+
+This is where vision meets the rules (the composition root): each event the watcher
+derives goes to :class:`tracker.Game`, and a refused play tells the watcher that the
+card's coming back is no ``undo``. :func:`score` compares derived events with a
+ground-truth log (the renderer's): precision and recall per kind, seat attribution
+and the latency from a card coming to rest to its event.
+
+>>> truth = [{"t": 1.0, "type": "play", "card": "red-7", "player": "Ann"}]
+>>> derived = [{"t": 1.07, "event": {"type": "play", "card": "red-7", "player": "Ann"}}]
+>>> m = score(derived, truth)
+>>> m["play"]["precision"], m["play"]["recall"], m["seat_accuracy"], m["latency_ms"]["median"]
+(1.0, 1.0, 1.0, 70.0)
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Event = dict[str, Any]
+
+# Where a derived event may fall around the true one: (earliest, latest) in seconds.
+WINDOWS: dict[str, tuple[float, float]] = {
+    "play": (-0.3, 1.0),
+    "draw": (-0.3, 1.5),
+    "undo": (-0.2, 2.0),
+}
+
+
+def _kind(ev: Event) -> str | None:
+    typ = ev.get("type")
+    if typ in ("play", "flip"):
+        return "play"
+    if typ in ("draw", "undo"):
+        return str(typ)
+    return None
+
+
+def _units(ev: Event) -> int:
+    """A draw of ``count`` cards is ``count`` draws of one (the camera sees each card)."""
+    if ev.get("type") == "draw":
+        try:
+            return max(1, int(ev.get("count", 1)))
+        except (TypeError, ValueError):
+            return 1
+    return 1
+
+
+def _key(ev: Event) -> tuple[str, ...]:
+    if _kind(ev) == "play":
+        cards = ev.get("cards") or [ev.get("card")]
+        return tuple(sorted(str(c) for c in cards))
+    return ()
+
+
+def load_log(path: str | Path) -> list[Event]:
+    """A JSON Lines event log (blank lines skipped; a bad line is a clear error)."""
+    out: list[Event] = []
+    for n, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+        if not isinstance(ev, dict):
+            raise ValueError(f"{path}:{n}: an event is a JSON object")
+        out.append(ev)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = min(len(s) - 1, max(0, round(q * (len(s) - 1))))
+    return s[k]
+
+
+def score(derived: list[dict[str, Any]], truth: list[Event]) -> dict[str, Any]:
+    """Precision/recall of play (incl. flip), draw and undo; seat accuracy; latency.
+
+    ``derived`` are replay records ``{"t", "event"}`` (``t_emit``, when present, is
+    the moment the event came out in a real-time run and is used for latency);
+    ``truth`` are events with ``t``. A derived event matches an unmatched true one
+    of the same kind (and same cards, for plays) inside :data:`WINDOWS`.
+    """
+    d_units: list[tuple[float, float, str, tuple[str, ...], Event]] = []
+    for rec in derived:
+        ev = rec["event"]
+        k = _kind(ev)
+        if k is None:
+            continue
+        t = float(rec["t"])
+        te = float(rec.get("t_emit", t))
+        for _ in range(_units(ev)):
+            d_units.append((t, te, k, _key(ev), ev))
+    g_units: list[tuple[float, str, tuple[str, ...], Event]] = []
+    for ev in truth:
+        k = _kind(ev)
+        if k is None:
+            continue
+        for _ in range(_units(ev)):
+            g_units.append((float(ev["t"]), k, _key(ev), ev))
+    g_units.sort(key=lambda u: u[0])
+    used: set[int] = set()
+    pairs: list[tuple[int, int]] = []
+    for gi, (gt, gk, gkey, _gev) in enumerate(g_units):
+        lo, hi = WINDOWS[gk]
+        best = None
+        for di, (dt, _te, dk, dkey, _dev) in enumerate(d_units):
+            if di in used or dk != gk or dkey != gkey:
+                continue
+            if lo <= dt - gt <= hi and (best is None or abs(dt - gt) < abs(d_units[best][0] - gt)):
+                best = di
+        if best is not None:
+            used.add(best)
+            pairs.append((gi, best))
+    out: dict[str, Any] = {}
+    for k in WINDOWS:
+        n_d = sum(1 for u in d_units if u[2] == k)
+        n_g = sum(1 for u in g_units if u[1] == k)
+        hit = sum(1 for gi, _ in pairs if g_units[gi][1] == k)
+        out[k] = {
+            "truth": n_g,
+            "derived": n_d,
+            "matched": hit,
+            "precision": round(hit / n_d, 4) if n_d else 1.0,
+            "recall": round(hit / n_g, 4) if n_g else 1.0,
+        }
+    seats: dict[str, list[bool]] = {"play": [], "draw": []}
+    lat: list[float] = []
+    for gi, di in pairs:
+        gt, gk, _gkey, gev = g_units[gi]
+        _dt, te, _dk, _dkey, dev = d_units[di]
+        if gk in seats and gev.get("player"):
+            seats[gk].append(dev.get("player") == gev.get("player"))
+        if gk == "play":
+            lat.append((te - gt) * 1000.0)
+    all_seats = seats["play"] + seats["draw"]
+    out["seat_accuracy"] = round(sum(all_seats) / len(all_seats), 4) if all_seats else 1.0
+    out["seat_accuracy_play"] = (
+        round(sum(seats["play"]) / len(seats["play"]), 4) if seats["play"] else 1.0
+    )
+    out["seat_accuracy_draw"] = (
+        round(sum(seats["draw"]) / len(seats["draw"]), 4) if seats["draw"] else 1.0
+    )
+    out["latency_ms"] = {
+        "n": len(lat),
+        "median": round(statistics.median(lat), 1) if lat else None,
+        "p90": round(_pct(lat, 0.9), 1) if lat else None,
+        "max": round(max(lat), 1) if lat else None,
+    }
+    return out
+
+
+def merge_scores(scores: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Pool :func:`score` results of several videos (counts add up, latencies re-pooled
+    approximately by their medians weighted by count)."""
+    scores = list(scores)
+    out: dict[str, Any] = {}
+    for k in WINDOWS:
+        n_g = sum(s[k]["truth"] for s in scores)
+        n_d = sum(s[k]["derived"] for s in scores)
+        hit = sum(s[k]["matched"] for s in scores)
+        out[k] = {
+            "truth": n_g,
+            "derived": n_d,
+            "matched": hit,
+            "precision": round(hit / n_d, 4) if n_d else 1.0,
+            "recall": round(hit / n_g, 4) if n_g else 1.0,
+        }
+    return out
+
+
+@dataclass
+class ReplayResult:
+    records: list[dict[str, Any]] = field(default_factory=list)
+    frames: int = 0
+    processed: int = 0
+    wall_s: float = 0.0
+    detect_ms: list[float] = field(default_factory=list)
+    lag_s: list[float] = field(default_factory=list)  # real time: frame age when processed
+    errors: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        dm = self.detect_ms
+        return {
+            "frames": self.frames,
+            "processed": self.processed,
+            "dropped": self.frames - self.processed,
+            "wall_s": round(self.wall_s, 2),
+            "processed_fps": round(self.processed / self.wall_s, 1) if self.wall_s else None,
+            "detect_ms_median": round(statistics.median(dm), 1) if dm else None,
+            "lag_ms_median": round(statistics.median(self.lag_s) * 1000, 1) if self.lag_s else None,
+            "lag_ms_max": round(max(self.lag_s) * 1000, 1) if self.lag_s else None,
+            "errors": self.errors,
+        }
+
+
+def replay_video(
+    video: str | Path,
+    *,
+    players: list[str],
+    layout: Any,
+    recognizer: Any,
+    rules: str = "official",
+    dealer: str | None = None,
+    realtime: bool = False,
+    skip_static: bool = False,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> ReplayResult:
+    """Run source -> recogniser -> watcher -> tracker over a video file.
+
+    ``realtime`` plays the file at its frame rate through a live
+    :class:`vision.source.FrameSource`, processing whatever frame is newest (frames
+    the pipeline cannot keep up with are dropped, as with a camera); otherwise every
+    frame is processed in order, as fast as possible. A recogniser with a ``seek``
+    method (the oracle) is told each frame's index.
+    """
+    from tracker import Game, preset
+    from vision.pipeline import TablePipeline
+    from vision.source import open_source, read_video
+    from vision.watcher import Watcher
+
+    game = Game(preset(rules))
+    watcher = Watcher(layout, players)
+    pipe = TablePipeline(recognizer, watcher, skip_static=skip_static)
+    result = ReplayResult()
+    round_ev: Event = {"type": "round", "players": players, "dealer": dealer or players[0]}
+    v0 = game.apply(round_ev)
+    first = {"t": 0.0, "frame": 0, "event": round_ev, "verdict": v0.to_json()}
+    result.records.append(first)
+    if on_record:
+        on_record(first)
+    seek = getattr(recognizer, "seek", None)
+
+    def handle(image: Any, t: float, index: int, clock: Callable[[], float] | None) -> None:
+        if seek is not None:
+            seek(index)
+        res = pipe.process(image, t)
+        # Real time: events are stamped with the video clock at the moment they come out.
+        t_emit = clock() if clock is not None else None
+        result.processed += 1
+        if not res.reused and res.error is None:
+            result.detect_ms.append(res.detect_ms)
+        for ev in res.events:
+            verdict = game.apply(ev)
+            if ev.get("type") in ("play", "flip") and not verdict.ok:
+                watcher.play_refused()
+            rec: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": ev}
+            if t_emit is not None:
+                rec["t_emit"] = round(t_emit, 3)
+            rec["verdict"] = verdict.to_json()
+            result.records.append(rec)
+            if on_record:
+                on_record(rec)
+
+    start = time.perf_counter()
+    if not realtime:
+        for frame in read_video(video):
+            result.frames = frame.index + 1
+            handle(frame.image, frame.t, frame.index, None)
+    else:
+        src = open_source(str(video), realtime=True)
+        src.start()
+        offset: float | None = None  # wall clock minus video clock, at its smallest
+        last = -1
+        try:
+            while True:
+                f = src.next_frame(last, timeout=2.0)
+                if f is None:
+                    if src.ended or src.status()["error"]:
+                        break
+                    continue
+                now = time.perf_counter()
+                offset = now - f.t if offset is None else min(offset, now - f.t)
+                last = f.index
+                result.frames = f.index + 1
+                result.lag_s.append(now - offset - f.t)
+                handle(f.image, f.t, f.index, lambda off=offset: time.perf_counter() - off)
+        finally:
+            src.stop()
+    result.errors = pipe.errors
+    result.wall_s = time.perf_counter() - start
+    return result

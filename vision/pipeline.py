@@ -1,0 +1,116 @@
+"""One frame through the table: recogniser, then watcher.
+
+The recogniser is anything with ``.detect(frame_bgr) -> Detections`` (the trained
+:class:`vision.detector.CardRecognizer`, or the renderer's oracle in benchmarks). A
+recogniser that fails on a frame costs that frame, never the game: the error is
+counted and kept in ``last_error``, the watcher sees an empty frame's worth of
+nothing (it is not told the cards vanished: the frame is skipped).
+
+``skip_static`` saves the recogniser's time on a still table: when a frame differs
+from the last recognised one by less than camera noise everywhere, the previous
+detections are reused.
+
+>>> from vision.calibration import TableLayout
+>>> from vision.watcher import Watcher
+>>> class Fixed:
+...     def detect(self, image):
+...         return Detections.from_list([("red-7", 0.9, (300, 200, 350, 277))])
+>>> pipe = TablePipeline(Fixed(), Watcher(TableLayout.default(640, 480, 2), ["Ann", "Bob"]))
+>>> img = np.zeros((480, 640, 3), np.uint8)
+>>> [pipe.process(img, i / 30).events for i in range(12)][-1]
+[{'type': 'flip', 'card': 'red-7'}]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.detections import Detections
+from vision.watcher import Watcher
+
+Image = npt.NDArray[np.uint8]
+
+
+class Recognizer(Protocol):
+    def detect(self, frame_bgr: Image) -> Detections: ...
+
+
+@dataclass
+class PipelineResult:
+    """What one frame gave: its detections, the new events, timings."""
+
+    t: float
+    detections: Detections
+    events: list[dict[str, object]] = field(default_factory=list)
+    detect_ms: float = 0.0
+    reused: bool = False  # the frame was still: detections of an earlier frame
+    error: str | None = None
+
+
+class TablePipeline:
+    """``process(image, t)`` per frame; keeps the last result for overlays."""
+
+    def __init__(
+        self,
+        recognizer: Recognizer,
+        watcher: Watcher,
+        *,
+        skip_static: bool = False,
+        static_threshold: float = 10.0,
+        max_reuse_s: float = 0.5,
+    ) -> None:
+        self.recognizer = recognizer
+        self.watcher = watcher
+        self.skip_static = skip_static
+        self.static_threshold = static_threshold
+        self.max_reuse_s = max_reuse_s
+        self.frames = 0
+        self.errors = 0
+        self.reused = 0
+        self.last_error: str | None = None
+        self.last: PipelineResult | None = None
+        self._ref_small: npt.NDArray[np.float32] | None = None
+        self._ref_t = -1e9
+        self._ref_dets = Detections.empty()
+
+    def _small(self, image: Image) -> npt.NDArray[np.float32]:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        small = cv2.resize(gray, (80, 60), interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32)
+
+    def _still(self, small: npt.NDArray[np.float32], t: float) -> bool:
+        if self._ref_small is None or t - self._ref_t > self.max_reuse_s:
+            return False
+        # Lighting drifts move every block alike: remove the mean change first.
+        diff = np.abs(small - self._ref_small - float(np.mean(small - self._ref_small)))
+        return float(diff.max()) < self.static_threshold
+
+    def process(self, image: Image, t: float) -> PipelineResult:
+        """Recognise the cards of one frame and update the watcher."""
+        self.frames += 1
+        small = self._small(image) if self.skip_static else None
+        if small is not None and self._still(small, t):
+            self.reused += 1
+            res = PipelineResult(t, self._ref_dets, reused=True)
+        else:
+            t0 = time.perf_counter()
+            try:
+                dets = self.recognizer.detect(image)
+            except Exception as exc:  # a bad frame must not stop the game
+                self.errors += 1
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                res = PipelineResult(t, Detections.empty(), error=self.last_error)
+                self.last = res
+                return res
+            res = PipelineResult(t, dets, detect_ms=(time.perf_counter() - t0) * 1000)
+            if small is not None:
+                self._ref_small, self._ref_t, self._ref_dets = small, t, dets
+        res.events = self.watcher.update(res.detections, t)
+        self.last = res
+        return res

@@ -1,0 +1,795 @@
+"""Synthetic game videos: a scripted UNO game acted out on a rendered table.
+
+A game is an event log (DESIGN.md). Each event becomes a short clip seen from above:
+a hand comes in from the player's seat carrying the card to the discard pile, lets
+go and withdraws; a draw is a hand reaching into the draw pile and carrying a
+face-down card back to its seat; a retraction is a hand taking the top card back.
+On top: hands passing over the table, camera noise, slow and sudden lighting changes
+and a slightly shaking camera. The video is written with OpenCV (``mp4v``), next to
+
+* ``<video>.truth.jsonl``: the event log with ``t``, the time each event happened
+  (a play: the moment its card came to rest; a draw: the moment the card was
+  picked up; an undo: the moment the card was lifted off the pile);
+* ``<video>.boxes.jsonl``: per frame, every card's box and visible fraction (for the
+  "oracle" detector, which measures the watcher apart from the recogniser);
+* ``<video>.layout.json``: the table layout, as a calibration would give it.
+
+>>> import tempfile, pathlib
+>>> out = pathlib.Path(tempfile.mkdtemp()) / "g.mp4"
+>>> log = script_game(np.random.default_rng(0), ["Ann", "Bob"], turns=2)
+>>> r = render_video(log, out, seed=0)
+>>> r.path.exists(), r.frames > 30, r.truth[0]["type"]
+(True, True, 'round')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import TableLayout
+from vision.detections import Detections
+from vision.render.cards import COLORS, FACES, render_card
+from vision.render.hands import draw_hand
+from vision.render.table import render_table
+
+Image = npt.NDArray[np.uint8]
+Event = dict[str, Any]
+
+DEFAULT_PLAYERS: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")
+_HAND_ID = 65535
+DEMO_VERSION = "1"  # bump to re-render cached demo videos after a renderer change
+
+# ---------------------------------------------------------------------------- scripts
+
+
+def _matches(card: str, top: str, color: str) -> bool:
+    if card.startswith("wild"):
+        return True
+    c, v = card.split("-", 1)
+    tc = top.split("-", 1)
+    return c == color or (len(tc) == 2 and v == tc[1])
+
+
+def script_game(
+    rng: np.random.Generator,
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    turns: int = 30,
+    *,
+    multi_prob: float = 0.0,
+    retract_prob: float = 0.05,
+) -> list[Event]:
+    """A plausible game log: legal plays under the official rules, draws, retractions.
+
+    ``multi_prob`` is the chance a turn lays two cards of one value at once (legal
+    only in the ``house`` preset); ``retract_prob`` the chance a player puts a card
+    down and takes it back (``play`` then ``undo``). The tracker's simulator makes
+    richer logs; :func:`render_video` acts out any log.
+
+    >>> log = script_game(np.random.default_rng(1), ["A", "B", "C"], turns=5)
+    >>> [e["type"] for e in log[:2]]
+    ['round', 'flip']
+    """
+    players = list(players)
+    n = len(players)
+    deck = list(FACES)
+    numbers = [f for f in FACES if f.split("-")[-1].isdigit()]
+    log: list[Event] = [{"type": "round", "players": players, "dealer": players[0]}]
+    top = str(rng.choice(numbers))
+    color = top.split("-")[0]
+    log.append({"type": "flip", "card": top})
+    turn = 1 % n
+    step = 1
+    for _ in range(turns):
+        p = players[turn]
+        if rng.random() < retract_prob:
+            wrong = str(rng.choice([f for f in numbers if _matches(f, top, color)]))
+            log.append({"type": "play", "card": wrong, "player": p})
+            log.append({"type": "undo"})
+        legal = [f for f in deck if _matches(f, top, color)]
+        if rng.random() < 0.22 or not legal:
+            log.append({"type": "draw", "player": p})
+            log.append({"type": "pass", "player": p})
+            turn = (turn + step) % n
+            continue
+        card = str(rng.choice(legal))
+        if card.startswith("wild") and rng.random() < 0.7:
+            card = str(rng.choice([f for f in legal if not f.startswith("wild")] or legal))
+        ev: Event = {"type": "play", "player": p}
+        value = card.split("-", 1)[-1]
+        twin = (
+            f"{rng.choice([c for c in COLORS if not card.startswith(c)])}-{value}"
+            if not card.startswith("wild")
+            else None
+        )
+        if twin is not None and rng.random() < multi_prob:
+            ev["cards"] = [twin, card] if rng.random() < 0.5 else [card, twin]
+            card = ev["cards"][-1]
+        else:
+            ev["card"] = card
+        log.append(ev)
+        top = card
+        if card.startswith("wild"):
+            color = str(rng.choice(COLORS))
+            log.append({"type": "color", "color": color})
+        else:
+            color = card.split("-")[0]
+        if value == "reverse" and n > 2:
+            step = -step
+        nxt = (turn + step) % n
+        if value in ("skip", "draw2") or (value == "reverse" and n == 2):
+            if value == "draw2":
+                log.append({"type": "draw", "player": players[nxt], "count": 2})
+            nxt = (nxt + step) % n
+        elif card == "wild-draw4":
+            log.append({"type": "draw", "player": players[nxt], "count": 4})
+            nxt = (nxt + step) % n
+        turn = nxt
+    return log
+
+
+# ---------------------------------------------------------------------------- clips
+
+
+def _ease_out(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return 1.0 - (1.0 - u) ** 3
+
+
+def _ease_in_out(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return u * u * (3.0 - 2.0 * u)
+
+
+def _lerp(a: tuple[float, float], b: tuple[float, float], u: float) -> tuple[float, float]:
+    return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
+
+
+@dataclass
+class _Placed:
+    name: str
+    xy: tuple[float, float]
+    angle: float
+
+
+@dataclass
+class _Moving:
+    name: str
+    xy: tuple[float, float]
+    angle: float
+
+
+@dataclass
+class _Clip:
+    """One action in time: what moves, where the hand is, how the piles change."""
+
+    kind: str  # play | retract | draw | flip | pass-over
+    t0: float
+    seat_xy: tuple[float, float]  # where the arm comes from (outside the frame)
+    cards: list[str] = field(default_factory=list)
+    starts: list[tuple[float, float]] = field(default_factory=list)
+    ends: list[tuple[float, float]] = field(default_factory=list)
+    angles: list[float] = field(default_factory=list)
+    reach: float = 0.0  # hand reaching in, before anything moves
+    travel: float = 0.5  # the card(s) moving
+    hold: float = 0.1  # the hand staying after the card rests
+    leave: float = 0.35  # the hand going back
+    hand_seed: int = 0
+    touch: tuple[float, float] = (0.0, 0.0)  # pass-over: how far the hand reaches
+
+    @property
+    def t_move(self) -> float:
+        return self.t0 + self.reach
+
+    @property
+    def t_rest(self) -> float:
+        return self.t0 + self.reach + self.travel
+
+    @property
+    def t1(self) -> float:
+        return self.t_rest + self.hold + self.leave
+
+
+@dataclass
+class RenderResult:
+    """What :func:`render_video` wrote and the ground truth it knows."""
+
+    path: Path
+    truth_path: Path
+    boxes_path: Path
+    layout_path: Path
+    players: list[str]
+    fps: float
+    frames: int
+    truth: list[Event]
+
+
+@dataclass(frozen=True)
+class DemoVideo:
+    """The bundled demo video: the file, its ground-truth log and the players."""
+
+    path: Path
+    truth_path: Path
+    players: list[str]
+    layout_path: Path | None = None
+
+
+class _Renderer:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        players: list[str],
+        rng: np.random.Generator,
+        fps: float,
+    ) -> None:
+        self.w, self.h, self.fps = width, height, fps
+        self.rng = rng
+        base = TableLayout.default(width, height, len(players))
+        # The real table differs a little from any calibration: shift the piles and
+        # let players sit a bit off their nominal bearings.
+        card = base.card_px * float(rng.uniform(0.92, 1.08))
+        cx = width / 2 + float(rng.normal(0, 0.1 * card))
+        cy = height / 2 + float(rng.normal(0, 0.1 * card))
+        self.center = (cx, cy)
+        self.card_px = card
+        self.card_w = round(card / 1.5)
+        self.true_seats = [b + float(rng.uniform(-12, 12)) for b in base.seats]
+        dx = base.draw.center[0] - base.discard.center[0]
+        dy = base.draw.center[1] - base.discard.center[1]
+        self.draw_xy = (cx + dx, cy + dy)
+        self.draw_angle = float(rng.uniform(-20, 20))
+        self.layout = dataclasses.replace(base, names=tuple(players))
+        self.edition = str(rng.choice(["2018", "classic", "flat"]))
+        self._faces: dict[str, Image] = {}
+        self.table = render_table(height, width, rng)
+        self.pile: list[_Placed] = []
+        self._static: tuple[Image, npt.NDArray[np.uint16], list[tuple[int, str, Any]]] | None = None
+        self.noise = [
+            rng.normal(0, float(rng.uniform(2.5, 5.0)), (height, width, 3)).astype(np.int16)
+            for _ in range(6)
+        ]
+        self.areas: dict[int, int] = {}
+
+    # -------------------------------------------------------------- geometry helpers
+    def seat_dir(self, seat: int) -> tuple[float, float]:
+        b = math.radians(self.true_seats[seat])
+        return (math.sin(b), -math.cos(b))
+
+    def seat_point(self, seat: int, outside: float, lateral: float = 0.0) -> tuple[float, float]:
+        """A point on the way to ``seat``: ``outside`` card lengths past the frame edge."""
+        dx, dy = self.seat_dir(seat)
+        cx, cy = self.center
+        ts = []
+        if dx > 1e-9:
+            ts.append((self.w - cx) / dx)
+        if dx < -1e-9:
+            ts.append(-cx / dx)
+        if dy > 1e-9:
+            ts.append((self.h - cy) / dy)
+        if dy < -1e-9:
+            ts.append(-cy / dy)
+        t = min(ts) + outside * self.card_px
+        return (
+            cx + dx * t - dy * lateral * self.card_px,
+            cy + dy * t + dx * lateral * self.card_px,
+        )
+
+    def face(self, name: str) -> Image:
+        if name not in self._faces:
+            self._faces[name] = render_card(
+                name,
+                rng=np.random.default_rng(zlib.crc32(name.encode())),
+                edition=self.edition,
+                width=self.card_w,
+            )
+        return self._faces[name]
+
+    # -------------------------------------------------------------- drawing
+    def paste(
+        self,
+        canvas: Image,
+        idmap: npt.NDArray[np.uint16],
+        name: str,
+        xy: tuple[float, float],
+        angle: float,
+        obj: int,
+    ) -> npt.NDArray[np.float32]:
+        img = self.face(name)
+        h, w = img.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[0, 2] += xy[0] - w / 2
+        m[1, 2] += xy[1] - h / 2
+        quad = (
+            np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ m[:, :2].T + m[:, 2]
+        ).astype(np.float32)
+        x0 = max(0, math.floor(float(quad[:, 0].min())) - 1)
+        y0 = max(0, math.floor(float(quad[:, 1].min())) - 1)
+        x1 = min(self.w, math.ceil(float(quad[:, 0].max())) + 2)
+        y1 = min(self.h, math.ceil(float(quad[:, 1].max())) + 2)
+        if x1 <= x0 or y1 <= y0:
+            self.areas[obj] = max(1, w * h)
+            return quad
+        m[0, 2] -= x0
+        m[1, 2] -= y0
+        warped = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        a = warped[..., 3:4].astype(np.float32) / 255.0
+        roi = canvas[y0:y1, x0:x1]
+        roi[:] = (roi * (1.0 - a) + warped[..., :3] * a).astype(np.uint8)
+        idmap[y0:y1, x0:x1][warped[..., 3] > 127] = obj
+        self.areas[obj] = round(w * h * 0.97)  # the whole card, in frame or not
+        return quad
+
+    def static_layer(self) -> tuple[Image, npt.NDArray[np.uint16], list[tuple[int, str, Any]]]:
+        """Table, draw pile and settled discard pile (re-made when the pile changes)."""
+        if self._static is None:
+            canvas = self.table.copy()
+            idmap = np.zeros((self.h, self.w), np.uint16)
+            objs: list[tuple[int, str, Any]] = []
+            # The draw pile: a few backs, slightly offset; only the top one is a "card".
+            for k in range(3):
+                off = (self.draw_xy[0] - 1.5 * k, self.draw_xy[1] + 1.5 * k)
+                self.paste(canvas, idmap, "back", off, self.draw_angle + 3 * k, 0)
+            objs.append(
+                (1, "back", self.paste(canvas, idmap, "back", self.draw_xy, self.draw_angle, 1))
+            )
+            for i, p in enumerate(self.pile):
+                obj = 10 + i
+                objs.append((obj, p.name, self.paste(canvas, idmap, p.name, p.xy, p.angle, obj)))
+            self._static = (canvas, idmap, objs)
+        return self._static
+
+    def hand(
+        self,
+        canvas: Image,
+        idmap: npt.NDArray[np.uint16],
+        hand: tuple[tuple[float, float], tuple[float, float], int],
+    ) -> None:
+        """Paint the arm and hand, on the region it can cover only (full frames are slow)."""
+        tip, start, seed = hand
+        fw = self.card_px * 0.13
+        # Where the arm enters the frame: clip the segment tip -> start to the frame.
+        sx, sy = start
+        tx, ty = tip
+        u = 1.0
+        for lo, hi, a, b in ((0.0, self.w - 1.0, tx, sx), (0.0, self.h - 1.0, ty, sy)):
+            if b < lo and a != b:
+                u = min(u, (lo - a) / (b - a))
+            if b > hi and a != b:
+                u = min(u, (hi - a) / (b - a))
+        ex, ey = tx + (sx - tx) * u, ty + (sy - ty) * u
+        pad = 7.0 * fw
+        x0 = max(0, int(min(tx, ex) - pad))
+        y0 = max(0, int(min(ty, ey) - pad))
+        x1 = min(self.w, int(max(tx, ex) + pad) + 1)
+        y1 = min(self.h, int(max(ty, ey) + pad) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        roi = canvas[y0:y1, x0:x1]
+        before = roi.copy()
+        draw_hand(roi, (tx - x0, ty - y0), (sx - x0, sy - y0), np.random.default_rng(seed), fw)
+        changed = cv2.absdiff(before, roi).max(axis=2) > 0
+        idmap[y0:y1, x0:x1][changed] = _HAND_ID
+
+    def frame(
+        self,
+        moving: list[_Moving],
+        hand: tuple[tuple[float, float], tuple[float, float], int] | None,
+        t: float,
+        light: tuple[float, float, float],
+        shake: tuple[float, float],
+        frame_index: int,
+    ) -> tuple[Image, list[tuple[str, float, tuple[float, float, float, float]]]]:
+        static, sid, objs = self.static_layer()
+        canvas = static.copy()
+        idmap = sid.copy()
+        objs = list(objs)
+        for k, mv in enumerate(moving):
+            obj = 1000 + k
+            objs.append((obj, mv.name, self.paste(canvas, idmap, mv.name, mv.xy, mv.angle, obj)))
+        if hand is not None:
+            self.hand(canvas, idmap, hand)
+        counts = np.bincount(idmap.ravel(), minlength=_HAND_ID + 1)
+        # Lighting (a lamp, clouds) and camera shake, then sensor noise.
+        lut = np.empty((256, 1, 3), np.uint8)
+        ramp = np.arange(256, dtype=np.float32)
+        for c in range(3):
+            lut[:, 0, c] = np.clip(ramp * light[c], 0, 255).astype(np.uint8)
+        img = cv2.LUT(canvas, lut)
+        dx, dy = shake
+        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        img = cv2.warpAffine(img, m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT)
+        noise = self.noise[frame_index % len(self.noise)]
+        img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        truth: list[tuple[str, float, tuple[float, float, float, float]]] = []
+        for obj, name, quad in objs:
+            vis = float(counts[obj]) / float(self.areas.get(obj, 1))
+            if vis < 0.05:
+                continue
+            x1 = float(quad[:, 0].min()) + dx
+            y1 = float(quad[:, 1].min()) + dy
+            x2 = float(quad[:, 0].max()) + dx
+            y2 = float(quad[:, 1].max()) + dy
+            x1, y1 = max(0.0, x1), max(0.0, y1)
+            x2, y2 = min(float(self.w), x2), min(float(self.h), y2)
+            if x2 - x1 < 2 or y2 - y1 < 2:
+                continue
+            truth.append((name, round(min(1.0, vis), 3), (x1, y1, x2, y2)))
+        return img, truth
+
+
+def _plan(
+    log: list[Event],
+    r: _Renderer,
+    players: list[str],
+    rng: np.random.Generator,
+    pass_over_prob: float,
+) -> tuple[list[_Clip], list[Event]]:
+    """Turn the event log into clips on a timeline and the truth log with times."""
+    seat = {p: i for i, p in enumerate(players)}
+    clips: list[_Clip] = []
+    truth: list[Event] = []
+    t = 0.8
+    card = r.card_px
+    pile_top: list[_Clip] = []  # play clips whose cards are on the pile, for undo
+    dealer = 0
+    current = 0
+    for ev in log:
+        typ = ev.get("type")
+        if typ == "round":
+            dealer = seat.get(str(ev.get("dealer", players[0])), 0)
+            current = (dealer + 1) % len(players)
+            truth.append({"t": 0.0, **ev})
+            continue
+        if typ in ("play", "flip"):
+            names = list(ev["cards"]) if "cards" in ev else [str(ev["card"])]
+            who = dealer if typ == "flip" else seat.get(str(ev.get("player", "")), current)
+            current = who
+            if t > 0.8 and rng.random() < pass_over_prob:
+                clips.append(_pass_over(r, rng, t, int(rng.integers(len(players)))))
+                t = clips[-1].t1 + float(rng.uniform(0.2, 0.5))
+            base = (
+                r.center[0] + float(rng.normal(0, 0.1 * card)),
+                r.center[1] + float(rng.normal(0, 0.1 * card)),
+            )
+            ang = r.true_seats[who] + float(rng.normal(0, 14))
+            dxs, dys = r.seat_dir(who)
+            ends, starts, angles = [], [], []
+            k = len(names)
+            for j in range(k):
+                lat = (j - (k - 1) / 2) * 0.36 * card  # fanned, side by side
+                ends.append((base[0] - dys * lat, base[1] + dxs * lat))
+                angles.append(ang + (j - (k - 1) / 2) * 12)
+                if typ == "flip":
+                    starts.append(r.draw_xy)
+                else:
+                    s = r.seat_point(who, 0.7, float(rng.uniform(-0.5, 0.5)))
+                    starts.append((s[0] - dys * lat, s[1] + dxs * lat))
+            clip = _Clip(
+                kind="flip" if typ == "flip" else "play",
+                t0=t,
+                seat_xy=r.seat_point(who, 3.0, float(rng.uniform(-0.4, 0.4))),
+                cards=names,
+                starts=starts,
+                ends=ends,
+                angles=angles,
+                reach=float(rng.uniform(0.3, 0.45)) if typ == "flip" else 0.0,
+                travel=float(rng.uniform(0.45, 0.75)),
+                hold=float(rng.uniform(0.05, 0.2)),
+                leave=float(rng.uniform(0.3, 0.45)),
+                hand_seed=int(rng.integers(2**31)),
+            )
+            clips.append(clip)
+            pile_top.append(clip)
+            truth.append({"t": round(clip.t_rest, 3), **ev})
+            t = clip.t1 + float(rng.uniform(0.25, 0.8))
+        elif typ == "undo":
+            if not pile_top:
+                continue
+            played = pile_top.pop()
+            t += float(rng.uniform(0.3, 0.7))  # a moment of hesitation
+            seat_i = _seat_from_clip(played, r)
+            clip = _Clip(
+                kind="retract",
+                t0=t,
+                seat_xy=played.seat_xy,
+                cards=list(played.cards),
+                starts=list(played.ends),
+                ends=[r.seat_point(seat_i, 0.8, 0.0) for _ in played.cards],
+                angles=list(played.angles),
+                reach=float(rng.uniform(0.3, 0.45)),
+                travel=float(rng.uniform(0.4, 0.6)),
+                hold=0.0,
+                leave=0.0,
+                hand_seed=int(rng.integers(2**31)),
+            )
+            clips.append(clip)
+            truth.append({"t": round(clip.t_move, 3), **ev})
+            t = clip.t1 + float(rng.uniform(0.3, 0.7))
+        elif typ == "draw":
+            who = seat.get(str(ev.get("player", "")), current)
+            current = who
+            for _ in range(int(ev.get("count", 1))):
+                clip = _Clip(
+                    kind="draw",
+                    t0=t,
+                    seat_xy=r.seat_point(who, 3.0, float(rng.uniform(-0.4, 0.4))),
+                    cards=["back"],
+                    starts=[r.draw_xy],
+                    ends=[r.seat_point(who, 0.8, float(rng.uniform(-0.4, 0.4)))],
+                    angles=[r.draw_angle],
+                    reach=float(rng.uniform(0.35, 0.5)),
+                    travel=float(rng.uniform(0.45, 0.65)),
+                    hold=0.0,
+                    leave=0.0,
+                    hand_seed=int(rng.integers(2**31)),
+                )
+                clips.append(clip)
+                truth.append({"t": round(clip.t_move, 3), "type": "draw", "player": players[who]})
+                t = clip.t1 + float(rng.uniform(0.2, 0.5))
+        else:
+            # Rulings the camera cannot see (pass, color, uno...): in the log, no clip.
+            truth.append({"t": round(t, 3), **ev})
+            if typ == "pass":
+                current = (seat.get(str(ev.get("player", "")), current) + 1) % len(players)
+    return clips, truth
+
+
+def _seat_from_clip(clip: _Clip, r: _Renderer) -> int:
+    cx, cy = r.center
+    b = math.degrees(math.atan2(clip.seat_xy[0] - cx, -(clip.seat_xy[1] - cy))) % 360
+    return min(
+        range(len(r.true_seats)),
+        key=lambda i: min(abs(r.true_seats[i] % 360 - b), 360 - abs(r.true_seats[i] % 360 - b)),
+    )
+
+
+def _pass_over(r: _Renderer, rng: np.random.Generator, t: float, seat: int) -> _Clip:
+    """A hand passing over the piles (reaching for a drink, pointing): no event."""
+    cx, cy = r.center
+    return _Clip(
+        kind="pass-over",
+        t0=t,
+        seat_xy=r.seat_point(seat, 3.0, float(rng.uniform(-0.3, 0.3))),
+        reach=float(rng.uniform(0.35, 0.5)),
+        travel=float(rng.uniform(0.1, 0.4)),
+        leave=float(rng.uniform(0.3, 0.5)),
+        hold=0.0,
+        hand_seed=int(rng.integers(2**31)),
+        touch=(
+            cx + float(rng.normal(0, 0.3 * r.card_px)),
+            cy + float(rng.normal(0, 0.3 * r.card_px)),
+        ),
+    )
+
+
+def _clip_state(
+    clip: _Clip, t: float, r: _Renderer
+) -> tuple[list[_Moving], tuple[tuple[float, float], tuple[float, float], int] | None]:
+    """What moves at time ``t`` inside ``clip`` and where the fingertip is."""
+    card = r.card_px
+    arm = clip.seat_xy
+    if clip.kind == "pass-over":
+        if t < clip.t_move:
+            u = _ease_in_out((t - clip.t0) / clip.reach)
+            tip = _lerp(r.seat_point(_seat_from_clip(clip, r), 0.5), clip.touch, u)
+        elif t < clip.t_rest:
+            tip = clip.touch
+        else:
+            u = _ease_in_out((t - clip.t_rest) / max(1e-6, clip.leave))
+            tip = _lerp(clip.touch, r.seat_point(_seat_from_clip(clip, r), 0.5), u)
+        return [], (tip, arm, clip.hand_seed)
+
+    def trailing(xy: tuple[float, float]) -> tuple[float, float]:
+        # Fingers hold the card by its edge on the player's side.
+        dx, dy = arm[0] - xy[0], arm[1] - xy[1]
+        n = math.hypot(dx, dy) or 1.0
+        return (xy[0] + dx / n * 0.42 * card, xy[1] + dy / n * 0.42 * card)
+
+    first_start = clip.starts[0]
+    if t < clip.t_move:  # the hand reaches in, nothing moves yet
+        u = _ease_in_out((t - clip.t0) / max(1e-6, clip.reach))
+        outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
+        return [], (_lerp(outside, trailing(first_start), u), arm, clip.hand_seed)
+    if t < clip.t_rest:
+        u = (t - clip.t_move) / clip.travel
+        e = _ease_out(u) if clip.kind in ("play", "flip") else _ease_in_out(u)
+        moving = [
+            _Moving(n, _lerp(s, d, e), a)
+            for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
+        ]
+        return moving, (trailing(moving[0].xy), arm, clip.hand_seed)
+    last_end = clip.ends[0]
+    if t < clip.t_rest + clip.hold:
+        return [], (trailing(last_end), arm, clip.hand_seed)
+    u = _ease_in_out((t - clip.t_rest - clip.hold) / max(1e-6, clip.leave))
+    outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
+    return [], (_lerp(trailing(last_end), outside, u), arm, clip.hand_seed)
+
+
+def render_video(
+    log: list[Event],
+    path: str | Path,
+    *,
+    seed: int = 0,
+    width: int = 640,
+    height: int = 480,
+    fps: float = 30.0,
+    pass_over_prob: float = 0.1,
+    shake_px: float = 1.2,
+    lighting: bool = True,
+) -> RenderResult:
+    """Act out ``log`` (DESIGN.md events; its first event is ``round``) into a video.
+
+    Writes the video and its ``.truth.jsonl``, ``.boxes.jsonl`` and ``.layout.json``
+    next to it (written to temporary names first, so a crash leaves no half file).
+    """
+    if not log or log[0].get("type") != "round":
+        raise ValueError("the log must start with a 'round' event naming the players")
+    players = [str(p) for p in log[0]["players"]]
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    r = _Renderer(width, height, players, rng, fps)
+    clips, truth = _plan(log, r, players, rng, pass_over_prob)
+    duration = (clips[-1].t1 if clips else 1.0) + 1.0
+    n_frames = math.ceil(duration * fps)
+    tmp = out.with_name(out.stem + ".part" + out.suffix)
+    writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter.fourcc(*"mp4v"), fps, (width, height))
+    if not writer.isOpened():
+        raise RuntimeError(f"OpenCV cannot write {tmp} with the mp4v codec")
+    boxes_tmp = out.with_name(out.name + ".boxes.part")
+    # Lighting: a slow drift plus a few sudden changes (a lamp, a cloud).
+    steps = sorted(float(x) for x in rng.uniform(0, duration, size=int(duration // 12) + 1))
+    levels = [float(rng.uniform(0.8, 1.15)) for _ in steps]
+    tint = rng.uniform(0.93, 1.07, 3)
+    phase = float(rng.uniform(0, 6.28))
+    shake = np.zeros(2)
+    ci = 0
+    applied = 0  # clips whose pile changes are applied
+    try:
+        with boxes_tmp.open("w") as boxes_file:
+            for i in range(n_frames):
+                t = i / fps
+                # Pile changes of clips whose cards have come to rest / been lifted.
+                while applied < len(clips) and clips[applied].t_move <= t:
+                    c = clips[applied]
+                    if c.kind == "retract":
+                        del r.pile[-len(c.cards) :]
+                        r._static = None
+                    elif c.kind in ("play", "flip") and c.t_rest > t:
+                        break
+                    elif c.kind in ("play", "flip"):
+                        for n, e, a in zip(c.cards, c.ends, c.angles, strict=True):
+                            r.pile.append(_Placed(n, e, a))
+                        r._static = None
+                    applied += 1
+                while ci < len(clips) and clips[ci].t1 < t:
+                    ci += 1
+                moving: list[_Moving] = []
+                hand = None
+                if ci < len(clips) and clips[ci].t0 <= t:
+                    moving, hand = _clip_state(clips[ci], t, r)
+                g = 1.0 + 0.06 * math.sin(2 * math.pi * t / 9.0 + phase)
+                if lighting:
+                    for s, lv in zip(steps, levels, strict=True):
+                        if t >= s:
+                            g *= 1.0 + (lv - 1.0) * min(1.0, (t - s) / 0.3)
+                else:
+                    g = 1.0
+                light = (float(g * tint[0]), float(g * tint[1]), float(g * tint[2]))
+                shake = 0.8 * shake + rng.normal(0, shake_px * 0.45, 2)
+                shake = np.clip(shake, -2.5 * shake_px, 2.5 * shake_px)
+                img, boxes = r.frame(moving, hand, t, light, (float(shake[0]), float(shake[1])), i)
+                writer.write(img)
+                boxes_file.write(
+                    json.dumps(
+                        {
+                            "i": i,
+                            "t": round(t, 4),
+                            "cards": [[n, v, [round(x, 1) for x in b]] for n, v, b in boxes],
+                        }
+                    )
+                    + "\n"
+                )
+    finally:
+        writer.release()
+    os.replace(tmp, out)
+    boxes_path = out.with_name(out.name + ".boxes.jsonl")
+    os.replace(boxes_tmp, boxes_path)
+    truth_path = out.with_name(out.name + ".truth.jsonl")
+    truth_path.write_text("".join(json.dumps(e) + "\n" for e in truth))
+    layout_path = out.with_name(out.name + ".layout.json")
+    r.layout.save(layout_path)
+    return RenderResult(out, truth_path, boxes_path, layout_path, players, fps, n_frames, truth)
+
+
+# ---------------------------------------------------------------------------- oracle
+
+
+class OracleDetector:
+    """A stand-in recogniser that reads the renderer's ground-truth boxes.
+
+    It measures the watcher apart from the model: cards at least ``min_visible``
+    uncovered are reported with their true name, with small box jitter, a few
+    dropped detections (``drop``) and a few wrong labels (``mislabel``), as a good
+    detector would. Call :meth:`seek` with the frame index before :meth:`detect`.
+    """
+
+    def __init__(
+        self,
+        boxes_path: str | Path,
+        *,
+        seed: int = 0,
+        min_visible: float = 0.4,
+        drop: float = 0.02,
+        mislabel: float = 0.01,
+        jitter_px: float = 1.0,
+    ) -> None:
+        self.frames: list[list[tuple[str, float, list[float]]]] = []
+        with Path(boxes_path).open() as f:
+            for line in f:
+                row = json.loads(line)
+                self.frames.append([(c[0], float(c[1]), c[2]) for c in row["cards"]])
+        self.rng = np.random.default_rng(seed)
+        self.min_visible = min_visible
+        self.drop = drop
+        self.mislabel = mislabel
+        self.jitter_px = jitter_px
+        self.index = 0
+
+    def seek(self, index: int) -> None:
+        self.index = index
+
+    def detect(self, frame_bgr: Image) -> Detections:
+        rows = self.frames[self.index] if 0 <= self.index < len(self.frames) else []
+        self.index += 1
+        out: list[tuple[str, float, list[float]]] = []
+        for name, vis, box in rows:
+            if vis < self.min_visible or self.rng.random() < self.drop:
+                continue
+            label = name
+            if name != "back" and self.rng.random() < self.mislabel:
+                label = str(self.rng.choice(FACES))
+            jit = self.rng.normal(0, self.jitter_px, 4)
+            conf = float(self.rng.uniform(0.6, 0.98)) * min(1.0, 0.5 + vis)
+            out.append((label, conf, [float(b + j) for b, j in zip(box, jit, strict=True)]))
+        return Detections.from_list(out)
+
+
+# ---------------------------------------------------------------------------- demo
+
+
+def _cache_dir() -> Path:
+    from vision.yolo_env import PROJECT_ROOT
+
+    return Path(os.environ.get("UNO_TABLE_CACHE") or PROJECT_ROOT / ".cache") / "demo"
+
+
+def ensure_demo_video(turns: int = 36, seed: int = 2024) -> DemoVideo:
+    """The demo video, rendered into ``.cache/demo/`` on first use (some seconds).
+
+    >>> demo = ensure_demo_video()               # doctest: +SKIP
+    >>> demo.path.name, demo.players             # doctest: +SKIP
+    ('demo-v1-2024.mp4', ['Ann', 'Bob', 'Cy', 'Dee'])
+    """
+    folder = _cache_dir()
+    path = folder / f"demo-v{DEMO_VERSION}-{seed}.mp4"
+    truth = path.with_name(path.name + ".truth.jsonl")
+    layout = path.with_name(path.name + ".layout.json")
+    players = list(DEFAULT_PLAYERS)
+    if not (path.exists() and truth.exists() and layout.exists()):
+        log = script_game(np.random.default_rng(seed), players, turns)
+        render_video(log, path, seed=seed)
+    return DemoVideo(path, truth, players, layout)
