@@ -343,6 +343,7 @@ def build_app(
     realtime: bool = True,
     recognizer: Any = None,
     prepare: Callable[[LiveRunner], None] | None = None,
+    video_fps: float = 15.0,
     opening: list[dict[str, Any]] | None = None,
 ) -> tuple[Any, LiveRunner | None]:
     """The web app wired to a live runner (or to none when ``source`` is None).
@@ -373,6 +374,7 @@ def build_app(
             "REFEREE_TOKEN": token,
             "NEW_MATCH": new_match,
             "LIVE": runner or NoLive("no video source (--source none)"),
+            "VIDEO_FPS": video_fps,
         }
     )
     service = service_of(app)

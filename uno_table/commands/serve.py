@@ -38,6 +38,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--new-match", action="store_true", help="start a new match instead of resuming"
     )
+    parser.add_argument(
+        "--video-fps",
+        type=float,
+        default=15.0,
+        help="most frames per second sent to each page (default: 15; 0: every frame)",
+    )
 
 
 def parse_players(text: str) -> list[str]:
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
         layout=args.layout,
         new_match=args.new_match,
+        video_fps=args.video_fps,
     )
     try:
         return serve(app, args.host, args.port)

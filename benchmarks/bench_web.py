@@ -1,0 +1,330 @@
+"""Live-update figures of the referee's tablet, on loopback, against a real server.
+
+1. Event accepted -> received by all of N Server-Sent Events clients (median, p95), for
+   N = 1 (the baseline) and N = 50. "Accepted" is the moment the server stored the
+   event (its ``at`` in the log); the POST round trip is shown beside it.
+2. Frames per second of ``/video.mjpg`` with the demo video as the camera, for 1 and
+   5 viewers, with the default cap (15) and uncapped, against the video's own frame
+   rate (the baseline).
+
+Run:  .venv/bin/python benchmarks/bench_web.py [--events 100] [--clients 50] [--seconds 10]
+      [--screenshot docs/screenshot.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "bench-token"
+
+
+class Server:
+    """``uno-table serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, db: Path, source: str, extra: list[str] | None = None) -> None:
+        env = {**os.environ, "UNO_TABLE_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "uno_table", "serve", "--source", source, "--port", "0"]
+        self.proc = subprocess.Popen(
+            [*cmd, "--db", str(db), "--new-match", *(extra or [])],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("Spectators: "):
+                self.url = line.split(": ", 1)[1].strip().rstrip("/")
+                self.port = int(self.url.rsplit(":", 1)[1])
+                break
+        else:
+            raise RuntimeError("the server did not start")
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for _ in self.proc.stdout:
+            pass
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=30) as response:
+            return json.loads(response.read())
+
+    def post(self, event: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            self.url + "/api/events",
+            data=json.dumps(event).encode(),
+            headers={"Content-Type": "application/json", "X-Referee-Token": TOKEN},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body: dict[str, Any] = json.loads(response.read())
+            return body
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Tally:
+    """How many clients got each event number; the poster waits on it."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.counts: dict[int, int] = {}
+
+    def got(self, n: int) -> None:
+        with self.cond:
+            self.counts[n] = self.counts.get(n, 0) + 1
+            self.cond.notify_all()
+
+    def wait(self, n: int, clients: int, timeout: float) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: self.counts.get(n, 0) >= clients, timeout)
+
+
+def sse_client(
+    port: int, ready: threading.Barrier, arrivals: dict[int, float], want: int, tally: Tally
+) -> None:
+    """Read the stream; record when each verdict number arrives."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", "/api/stream")
+    response = conn.getresponse()
+    event = ""
+    subscribed = False
+    try:
+        while True:
+            line = response.readline()
+            if not line:
+                return
+            text = line.decode().rstrip("\n")
+            if text.startswith("event: "):
+                event = text[7:]
+            elif text.startswith("data: "):
+                if event == "snapshot" and not subscribed:
+                    subscribed = True
+                    ready.wait()
+                elif event == "verdict":
+                    n = json.loads(text[6:])["n"]
+                    arrivals[n] = time.time()
+                    tally.got(n)
+                    if len(arrivals) >= want:
+                        return
+    finally:
+        conn.close()
+
+
+def fanout(server: Server, clients: int, events: int) -> dict[str, float]:
+    """Post ``events`` events one at a time with ``clients`` listening."""
+    ready = threading.Barrier(clients + 1, timeout=120)
+    arrivals: list[dict[int, float]] = [{} for _ in range(clients)]
+    tally = Tally()
+    threads = [
+        threading.Thread(
+            target=sse_client, args=(server.port, ready, arrivals[i], events, tally), daemon=True
+        )
+        for i in range(clients)
+    ]
+    for th in threads:
+        th.start()
+    ready.wait()
+    published: dict[int, float] = {}
+    round_trips: list[float] = []
+    start_n = int(server.get("/api/state")["n"])
+    for i in range(events):
+        # Judged, stored and published like any other; repeating it never ends the game.
+        event = {"type": "uno", "player": ["Ann", "Bob", "Cy", "Dee"][i % 4]}
+        sent = time.time()
+        body = server.post(event)
+        round_trips.append(time.time() - sent)
+        published[body["n"]] = sent
+        # Let every client get it before the next one (one event at a time, as at a table).
+        tally.wait(body["n"], clients, 10)
+    for th in threads:
+        th.join(30)
+    # Time from acceptance (the SSE message's own t) to the last client.
+    stream = server.get(f"/api/events?after={start_n}")["events"]
+    accepted = {e["n"]: e["at"] for e in stream}
+    to_all = []
+    missing = 0
+    for n, at in accepted.items():
+        times = [a.get(n) for a in arrivals]
+        if any(t is None for t in times):
+            missing += 1
+            continue
+        to_all.append(max(t for t in times if t is not None) - at)
+    to_all.sort()
+    return {
+        "clients": clients,
+        "events": len(accepted),
+        "missing": missing,
+        "median_ms": 1000 * statistics.median(to_all),
+        "p95_ms": 1000 * to_all[int(0.95 * (len(to_all) - 1))],
+        "post_median_ms": 1000 * statistics.median(round_trips),
+    }
+
+
+def mjpeg_fps(url: str, seconds: float, viewers: int) -> float:
+    """Frames per second each viewer of ``/video.mjpg`` receives (mean over viewers)."""
+    counts = [0] * viewers
+    stop = time.time() + seconds
+
+    def view(i: int) -> None:
+        with urllib.request.urlopen(url + "/video.mjpg", timeout=30) as response:
+            while time.time() < stop:
+                line = response.readline()
+                if not line:
+                    return
+                if line.startswith(b"Content-Length: "):
+                    length = int(line.split(b": ")[1])
+                    response.readline()
+                    response.read(length)
+                    counts[i] += 1
+
+    threads = [threading.Thread(target=view, args=(i,), daemon=True) for i in range(viewers)]
+    started = time.time()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(seconds + 30)
+    return sum(counts) / viewers / (time.time() - started)
+
+
+def wait_for_video(server: Server, timeout: float = 120.0) -> dict[str, Any]:
+    """Wait until frames flow and the model has loaded (or failed to)."""
+    deadline = time.time() + timeout
+    health: dict[str, Any] = server.get("/healthz")
+    while time.time() < deadline and (
+        health["camera"].get("state") != "ok"
+        or health["recognition"].get("message") == "loading the model"
+    ):
+        time.sleep(0.5)
+        health = server.get("/healthz")
+    return health
+
+
+def screenshot(server: Server, path: Path, video: Path) -> None:
+    """The page in Chromium, landscape tablet size, mid-game with an alert showing."""
+    from playwright.sync_api import sync_playwright
+
+    truth = [
+        json.loads(line) for line in Path(str(video) + ".truth.jsonl").read_text().splitlines()
+    ]
+    # The referee's account of the first plays (what the camera would report), then a
+    # card that matches nothing, as a player might slip one in.
+    for event in truth[:14]:
+        server.post({k: v for k, v in event.items() if k != "t"})
+    state = server.get("/api/state")["game"]
+    bad = next(
+        f"{c}-{v}"
+        for c in ("red", "yellow", "green", "blue")
+        for v in ("9", "8", "7", "6")
+        if c != state["color"] and not str(state["top"]).endswith("-" + v)
+    )
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        page = browser.new_page(viewport={"width": 1366, "height": 1024})
+        page.goto(f"{server.url}/?token={TOKEN}")
+        page.wait_for_selector("#conn.on")
+        server.post({"type": "play", "card": bad})
+        page.wait_for_selector("#alert:not([hidden])")
+        page.wait_for_timeout(1500)  # a few video frames, the flash over
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
+        browser.close()
+    print(f"\nscreenshot: {path}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--video", default=None, help="video for the MJPEG figure (default: demo)")
+    parser.add_argument("--screenshot", default=None, help="also save a screenshot of the page")
+    args = parser.parse_args()
+    tmp = ROOT / "runs" / "bench-web"
+    tmp.mkdir(parents=True, exist_ok=True)
+
+    print(f"# bench_web: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    server = Server(tmp / "sse.db", "none")
+    try:
+        server.post({"type": "round", "players": ["Ann", "Bob", "Cy", "Dee"], "dealer": "Dee"})
+        base = fanout(server, 1, args.events)
+        many = fanout(server, args.clients, args.events)
+    finally:
+        server.stop()
+    print("\n## Event accepted -> received by every SSE client")
+    print("| clients | events | median ms | p95 ms | POST round trip median ms | lost |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in (base, many):
+        print(
+            f"| {r['clients']} | {r['events']} | {r['median_ms']:.1f} | {r['p95_ms']:.1f} "
+            f"| {r['post_median_ms']:.1f} | {r['missing']} |"
+        )
+    print(
+        f"\n{args.clients} clients vs 1: median x{many['median_ms'] / base['median_ms']:.1f}, "
+        f"p95 x{many['p95_ms'] / base['p95_ms']:.1f}"
+    )
+
+    video = args.video
+    if video is None:
+        sys.path.insert(0, str(ROOT))
+        from vision.synth_video import ensure_demo_video
+
+        video = str(ensure_demo_video().path)
+    import cv2
+
+    cap = cv2.VideoCapture(video)
+    nominal = float(cap.get(cv2.CAP_PROP_FPS)) or 30.0
+    cap.release()
+    rows = []
+    recognition: dict[str, Any] = {}
+    for cap_fps in (15.0, 0.0):
+        server = Server(tmp / "video.db", video, ["--video-fps", str(cap_fps)])
+        try:
+            health = wait_for_video(server)
+            one = mjpeg_fps(server.url, args.seconds, 1)
+            five = mjpeg_fps(server.url, args.seconds, 5)
+            recognition = server.get("/healthz")["recognition"]
+            if args.screenshot and cap_fps:
+                screenshot(server, Path(args.screenshot), Path(video))
+        finally:
+            server.stop()
+        rows.append((cap_fps, one, five, health))
+    print("\n## /video.mjpg frames per second (demo video as the camera)")
+    print(
+        f"recognition: {'on' if recognition.get('available') else 'off'} "
+        f"({recognition.get('message')}; {recognition.get('ms_per_frame', '-')} ms/frame)"
+    )
+    print("| --video-fps | viewers | frames/s per viewer | vs the video's own fps |")
+    print("|---:|---:|---:|---:|")
+    print(f"| (the video) | | {nominal:.1f} | 1.00 |")
+    for cap_fps, one, five, _ in rows:
+        label = f"{cap_fps:g}" if cap_fps else "0 (every frame)"
+        for viewers, fps in ((1, one), (5, five)):
+            print(f"| {label} | {viewers} | {fps:.1f} | {fps / nominal:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
