@@ -211,7 +211,7 @@ def replay_video(
     layout: Any,
     recognizer: Any,
     rules: str = "official",
-    dealer: str | None = None,
+    round_event: Event | None = None,
     realtime: bool = False,
     skip_static: bool = False,
     on_record: Callable[[dict[str, Any]], None] | None = None,
@@ -233,7 +233,9 @@ def replay_video(
     watcher = Watcher(layout, players)
     pipe = TablePipeline(recognizer, watcher, skip_static=skip_static)
     result = ReplayResult()
-    round_ev: Event = {"type": "round", "players": players, "dealer": dealer or players[0]}
+    round_ev: Event = dict(round_event or {"type": "round", "players": players})
+    round_ev.pop("t", None)
+    round_ev.setdefault("dealer", players[0])
     v0 = game.apply(round_ev)
     first = {"t": 0.0, "frame": 0, "event": round_ev, "verdict": v0.to_json()}
     result.records.append(first)

@@ -139,6 +139,56 @@ def script_game(
     return log
 
 
+def simulated_game(
+    seed: int,
+    players: int = 4,
+    rules: str = "house",
+    turns: int = 40,
+    *,
+    retract_prob: float = 0.06,
+) -> list[Event]:
+    """A legal game from the tracker's simulator, made ready to be acted out.
+
+    Every play and draw gets its ``player`` (the simulator leaves some out, as a
+    referee may: the tracker's ``turn`` fills them in), the log stops after
+    ``turns`` plays and draws, and now and then a player puts down a legal card and
+    takes it back (``play`` then ``undo``) before the real play.
+
+    >>> log = simulated_game(3, turns=6)
+    >>> log[0]["type"], all("player" in e for e in log if e["type"] in ("play", "draw"))
+    ('round', True)
+    """
+    from tracker import Game, preset
+    from tracker.simulate import simulate
+
+    rng = np.random.default_rng(seed)
+    raw = simulate(preset(rules), players=players, seed=seed, rounds=1)
+    game = Game(preset(rules))
+    out: list[Event] = []
+    actions = 0
+    for src in raw:
+        ev = {k: v for k, v in src.items() if k != "expect"}
+        typ = ev.get("type")
+        if typ == "end-round" or actions >= turns:
+            break
+        state = game.state_json() if out else {}
+        if typ in ("play", "draw", "pass") and "player" not in ev and state.get("turn"):
+            ev["player"] = state["turn"]
+        if typ == "play" and rng.random() < retract_prob and state.get("color"):
+            value = str(ev.get("card", "")).split("-")[-1]
+            others = [v for v in map(str, range(10)) if v != value]
+            fake = {"type": "play", "player": ev["player"]}
+            fake["card"] = f"{state['color']}-{rng.choice(others)}"
+            if game.apply(fake).ok:
+                out += [fake, {"type": "undo"}]
+                game.apply({"type": "undo"})
+        game.apply(ev)
+        out.append(ev)
+        if typ in ("play", "draw"):
+            actions += 1
+    return out
+
+
 # ---------------------------------------------------------------------------- clips
 
 

@@ -222,6 +222,8 @@ class Watcher:
                 d = math.hypot(cx - px, cy - py)
                 if d > gate:
                     continue
+                if (name == BACK) != (tr.name == BACK):
+                    continue  # cards are not turned over in flight: a back stays a back
                 cost = d / card
                 if name != tr.name:
                     cost += 0.35  # prefer the same face; still allow a flicker
@@ -290,7 +292,7 @@ class Watcher:
         return False
 
     # ------------------------------------------------------------------ plays
-    def _near_pile_card(self, tr: _Track, card: float, depth: int = 6) -> _PileEntry | None:
+    def _near_pile_card(self, tr: _Track, card: float, depth: int = 60) -> _PileEntry | None:
         """The pile entry whose card with this face rests where ``tr`` is, if any."""
         name = tr.name
         x, y = tr.xy
