@@ -117,6 +117,33 @@ def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Pa
     assert [s.event for s in stored if s.event["type"] == "undo"] == []
 
 
+def test_without_a_model_the_video_plays_and_health_says_so(
+    video: RenderResult, tmp_path: Path
+) -> None:
+    empty_models = tmp_path / "models"
+    empty_models.mkdir()
+    app, runner = build_app(
+        source=str(video.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        realtime=False,
+        models_dir=str(empty_models),
+    )
+    assert runner is not None
+    wait_until_done(runner)
+    health = app.test_client().get("/healthz").json
+    assert health["status"] == "degraded"
+    assert health["recognition"]["available"] is False
+    assert "no card model" in health["recognition"]["message"]
+    assert health["camera"]["state"] == "ended"
+    assert runner.frames_processed == video.frames
+    frame = runner.frame_jpeg()
+    assert frame is not None and frame[1][:2] == b"\xff\xd8"
+    assert app.test_client().get("/api/state").json["n"] == 0  # no events without a model
+
+
 def test_a_missing_video_shows_in_health_and_the_game_goes_on(tmp_path: Path) -> None:
     app, runner = build_app(
         source=str(tmp_path / "no-such-video.mp4"),

@@ -52,11 +52,13 @@ class LiveRunner:
         realtime: bool = True,
         recognizer: Any = None,
         prepare: Callable[[LiveRunner], None] | None = None,
+        models_dir: str | Path | None = None,
         jpeg_quality: int = 75,
         max_width: int = 960,
     ) -> None:
         self.source_spec = source
         self.prepare = prepare
+        self.models_dir = models_dir
         self.realtime = realtime
         self.recognizer = recognizer
         self.players = list(players)
@@ -206,14 +208,14 @@ class LiveRunner:
         try:
             from vision.detector import CardRecognizer
 
-            recognizer = CardRecognizer.load()
-        except Exception as exc:
-            self._set(available=False, message=f"no card model ({exc})")
+            recognizer = CardRecognizer.load(self.models_dir)
+        except Exception as exc:  # missing or broken weights: the video plays on, unboxed
+            self._set(available=False, message=f"no card model: {exc}")
             return None
         self._set(
             available=True,
             message="recognising cards",
-            model=str(getattr(recognizer, "path", "") or getattr(recognizer, "weights", "")),
+            backend=str(getattr(recognizer, "backend", "")),
             load_s=round(time.monotonic() - started, 2),
         )
         return recognizer
@@ -343,6 +345,7 @@ def build_app(
     realtime: bool = True,
     recognizer: Any = None,
     prepare: Callable[[LiveRunner], None] | None = None,
+    models_dir: str | None = None,
     video_fps: float = 15.0,
     opening: list[dict[str, Any]] | None = None,
 ) -> tuple[Any, LiveRunner | None]:
@@ -364,6 +367,7 @@ def build_app(
             realtime=realtime,
             recognizer=recognizer,
             prepare=prepare,
+            models_dir=models_dir,
         )
     )
     app = create_app(

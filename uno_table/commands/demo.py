@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
     )
     parser.add_argument("--rules", default="official", help="rules preset (default: official)")
+    parser.add_argument(
+        "--models", default=None, help="folder of the recogniser's weights (default: models/)"
+    )
     parser.add_argument("--loop", action="store_true", help="play the video again at its end")
 
 
@@ -54,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         new_match=True,
         loop=args.loop,
         prepare=prepare,
+        models_dir=args.models,
         opening=[opening],
     )
     try:

@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rules", default="official", help="rules preset (default: official)")
     parser.add_argument(
+        "--models", default=None, help="folder of the recogniser's weights (default: models/)"
+    )
+    parser.add_argument(
         "--players",
         default="Ann,Bob,Cy,Dee",
         help="player names, clockwise, comma-separated (default: Ann,Bob,Cy,Dee)",
@@ -75,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
         layout=args.layout,
         new_match=args.new_match,
+        models_dir=args.models,
         video_fps=args.video_fps,
     )
     try:
