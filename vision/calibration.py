@@ -262,16 +262,21 @@ class TableLayout:
                 (backs if d.card == "back" else faces).append(d.box)
         else:
             blobs = _card_blobs(frame_bgr, base.card_px)
-            if len(blobs) >= 2:
-                blobs.sort(key=lambda b: b[1])  # by brightness
-                backs.append(blobs[0][0])
-                faces.append(blobs[-1][0])
-            elif len(blobs) == 1:
+            blobs.sort(key=lambda b: -b[1])  # darkest (a back) first
+            if blobs and blobs[0][1] >= 0.25:
+                backs.append(blobs.pop(0)[0])
+            if blobs:
+                # The discard pile: the face blob nearest the middle of the picture.
+                blobs.sort(
+                    key=lambda b: math.hypot(
+                        (b[0][0] + b[0][2] - w) / 2, (b[0][1] + b[0][3] - h) / 2
+                    )
+                )
                 faces.append(blobs[0][0])
         card = base.card_px
-        sizes = [max(b[2] - b[0], b[3] - b[1]) for b in faces + backs]
-        if sizes:
-            card = float(np.median(sizes))
+        if detections is not None and len(detections):
+            # Axis-aligned boxes of tilted cards overstate them a little; that is fine.
+            card = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in faces + backs]))
         discard, draw = base.discard, base.draw
         if faces:
             x1, y1, x2, y2 = _union(faces)
@@ -303,7 +308,11 @@ def _union(boxes: list[Box]) -> Box:
 
 
 def _card_blobs(frame_bgr: npt.NDArray[np.uint8], card_px: float) -> list[tuple[Box, float]]:
-    """Card-sized regions that differ from the table colour: ``(box, mean brightness)``."""
+    """Card-sized regions that stand out from the cloth: ``(box, darkness)``.
+
+    Darkness is the share of near-black pixels: high for the black UNO back, low for
+    a face with its white border.
+    """
     import cv2
 
     small = cv2.GaussianBlur(frame_bgr, (5, 5), 0)
@@ -311,20 +320,24 @@ def _card_blobs(frame_bgr: npt.NDArray[np.uint8], card_px: float) -> list[tuple[
     table = np.median(lab.reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - table, axis=2)
     mask = (dist > 40).astype(np.uint8) * 255
+    k = max(3, int(card_px * 0.15) | 1)
+    # Close the gaps inside a card (its print) so that one card is one blob.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    dark = (cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) < 60).astype(np.uint8)
     out: list[tuple[Box, float]] = []
-    min_area = (0.25 * card_px) ** 2
-    max_area = (3.0 * card_px) ** 2
+    min_area = (0.35 * card_px) ** 2
+    max_area = (2.0 * card_px) ** 2
     for c in contours:
         area = cv2.contourArea(c)
         if not min_area <= area <= max_area:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
-        region = np.zeros(gray.shape, np.uint8)
-        cv2.drawContours(region, [c], -1, 255, -1)
-        out.append(
-            ((float(x), float(y), float(x + bw), float(y + bh)), float(cv2.mean(gray, region)[0]))
-        )
+        if max(bw, bh) > 2.2 * card_px or min(bw, bh) < 0.4 * max(bw, bh):
+            continue  # an arm, a shadow, a fan of cards in a hand: not a pile
+        region = np.zeros(dark.shape, np.uint8)
+        cv2.drawContours(region, [c], -1, 1, -1)
+        share = float((dark & region).sum()) / max(1.0, float(region.sum()))
+        out.append(((float(x), float(y), float(x + bw), float(y + bh)), share))
     return out

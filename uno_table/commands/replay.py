@@ -1,15 +1,159 @@
-"""replay: not built yet (see the open issues)."""
+"""replay: run the vision pipeline and the tracker over a video file, without a server.
+
+Prints the events the watcher derives from the video and the tracker's verdict for
+each. With --truth (a ground-truth event log with times, as `uno-table render-video`
+writes), also prints precision and recall of play, draw and undo events, seat
+attribution accuracy and the latency from a card coming to rest to its event.
+
+  uno-table replay game.mp4 --json
+  uno-table replay game.mp4 --json --truth game.mp4.truth.jsonl --oracle
+
+The table layout is --layout, else VIDEO.layout.json next to the video, else one
+proposed from the first frame. --oracle reads VIDEO.boxes.jsonl (rendered videos
+only) instead of running the trained recogniser: it measures the watcher alone.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("video", help="a video file OpenCV can read")
+    parser.add_argument("--json", action="store_true", help="JSON Lines output")
+    parser.add_argument("--truth", help="ground-truth event log (JSON Lines with t) to score")
+    parser.add_argument("--layout", help="table layout JSON (uno-table calibrate-table)")
+    parser.add_argument("--players", help="comma-separated names, clockwise")
+    parser.add_argument("--rules", default="official", help="rule preset (default official)")
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="use the renderer's true boxes (VIDEO.boxes.jsonl) instead of the model",
+    )
+    parser.add_argument(
+        "--realtime",
+        action="store_true",
+        help="play at the video's frame rate, dropping frames the pipeline cannot keep up with",
+    )
+    parser.add_argument(
+        "--skip-static", action="store_true", help="reuse detections while the table is still"
+    )
+
+
+def _fail(msg: str) -> int:
+    print(f"uno-table replay: {msg}", file=sys.stderr)
+    return 2
 
 
 def run(args: argparse.Namespace) -> int:
-    print("uno-table replay: this command is not built yet.", file=sys.stderr)
-    return 2
+    from uno_table.replay import load_log, replay_video, score
+    from vision.calibration import TableLayout
+    from vision.source import read_video
+
+    video = Path(args.video)
+    if not video.is_file():
+        return _fail(f"no such video file: {video}")
+    truth: list[dict[str, Any]] | None = None
+    if args.truth:
+        try:
+            truth = load_log(args.truth)
+        except (OSError, ValueError) as exc:
+            return _fail(f"cannot read the truth log: {exc}")
+    round_event = next((e for e in truth or [] if e.get("type") == "round"), None)
+    players: list[str] = []
+    if args.players:
+        players = [p.strip() for p in args.players.split(",") if p.strip()]
+    elif round_event:
+        players = [str(p) for p in round_event["players"]]
+    layout_path = Path(args.layout) if args.layout else video.with_name(video.name + ".layout.json")
+    layout = None
+    if layout_path.exists():
+        try:
+            layout = TableLayout.load(layout_path)
+        except (OSError, ValueError) as exc:
+            return _fail(f"cannot read the table layout: {exc}")
+        if not players and layout.names:
+            players = list(layout.names)
+    elif args.layout:
+        return _fail(f"no such layout file: {layout_path}")
+    if not players:
+        players = ["P1", "P2", "P3", "P4"]
+    if len(set(players)) != len(players) or len(players) < 2:
+        return _fail(f"need 2 or more distinct player names, got {players}")
+
+    if args.oracle:
+        from vision.synth_video import OracleDetector
+
+        boxes = video.with_name(video.name + ".boxes.jsonl")
+        if not boxes.exists():
+            return _fail(f"--oracle needs {boxes} (only rendered videos have one)")
+        recognizer: Any = OracleDetector(boxes)
+    else:
+        try:
+            from vision.detector import CardRecognizer
+
+            recognizer = CardRecognizer.load()
+        except Exception as exc:  # no model committed yet, or a broken file
+            return _fail(f"the card recogniser is not available ({exc}); try --oracle")
+
+    try:
+        first = next(iter(read_video(video)))
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc))
+    h, w = first.image.shape[:2]
+    if layout is None:
+        dets = None if args.oracle else recognizer.detect(first.image)
+        layout = TableLayout.propose(first.image, len(players), dets)
+    elif (layout.width, layout.height) != (w, h):
+        layout = layout.scaled(w, h)
+    if len(layout.seats) != len(players):
+        return _fail(
+            f"the layout has {len(layout.seats)} seats but there are {len(players)} players"
+        )
+
+    def emit(rec: dict[str, Any]) -> None:
+        if args.realtime:
+            return  # printed at the end, once stamped
+        _print(rec, args.json)
+
+    try:
+        result = replay_video(
+            video,
+            players=players,
+            layout=layout,
+            recognizer=recognizer,
+            rules=args.rules,
+            round_event=round_event,
+            realtime=args.realtime,
+            skip_static=args.skip_static,
+            on_record=emit,
+        )
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.realtime:
+        for rec in result.records:
+            _print(rec, args.json)
+    tail: dict[str, Any] = {"summary": result.summary()}
+    if truth is not None:
+        tail["metrics"] = score(result.records, truth)
+    if args.json:
+        print(json.dumps(tail), flush=True)
+    else:
+        print(json.dumps(tail, indent=2))
+    return 0
+
+
+def _print(rec: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(rec), flush=True)
+        return
+    ev = rec["event"]
+    v = rec.get("verdict") or {}
+    what = " ".join(f"{k}={val}" for k, val in ev.items() if k != "type")
+    alerts = "; ".join(a.get("message", a.get("code", "")) for a in v.get("alerts", []))
+    mark = "ok " if v.get("ok") else "NO "
+    print(f"{rec['t']:8.2f}s  {mark} {ev['type']:<6} {what}  {alerts}".rstrip(), flush=True)
