@@ -74,7 +74,7 @@ def _conserved(game: Game) -> bool:
     return s["draw_pile"] + s["discard_pile"] + sum(s["hands"].values()) == DECK_SIZE
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_sets, st.booleans(), st.lists(events, max_size=60))
 def test_random_event_streams_never_raise_and_conserve_cards(
     rules_name: str, start: bool, stream: list[Any]

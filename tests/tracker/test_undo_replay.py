@@ -124,3 +124,21 @@ def test_state_json_has_the_match_fields() -> None:
     assert s["dealer"] == "Dee" and s["rules"] == "official" and s["in_round"] is True
     fresh = Game().state_json()
     assert fresh["round"] == 0 and fresh["hands"] == {} and fresh["turn"] is None
+
+
+def test_fast_json_line_equals_json_dumps_for_any_name() -> None:
+    import json
+
+    game = Game()
+    names = ["李雷", 'O"Neil', "Zoë\\n", "A B"]
+    verdicts = [
+        game.apply({"type": "round", "players": names, "dealer": names[1]}),
+        game.apply({"type": "flip", "card": "red-5"}),
+        game.apply({"type": "play", "card": "wild"}),
+        game.apply({"type": "play", "card": "red-5", "player": "A B"}),
+    ]
+    for verdict in verdicts:
+        for language in ("en", "zh"):
+            expected = json.dumps(verdict.to_json(language), ensure_ascii=False)
+            assert verdict.dumps(language) == expected
+    assert verdicts[2].state["turn"] == "A B" and verdicts[2].state["color"] is None
