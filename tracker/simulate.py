@@ -258,8 +258,21 @@ class Simulator:
 
     def step(self) -> None:
         rng = self.rng
-        if self.mistakes and rng.random() < self.mistakes:
-            self.make_mistake(rng.choice(MISTAKES))
+        last = self.hands[self.turn]
+        if (
+            self.mistakes
+            and len(last) == 1
+            and not self.may_go_out_with(last[0])
+            and rng.random() < min(1.0, self.mistakes * 5)
+        ):
+            self.make_mistake("illegal-last-card")  # tempting, and a rare chance
+        elif self.mistakes and rng.random() < self.mistakes:
+            # The first kind of mistake (in random order) that fits the moment.
+            for kind in rng.sample(MISTAKES, len(MISTAKES)):
+                written = len(self.events)
+                self.make_mistake(kind)
+                if len(self.events) > written:
+                    break
         if self.rules.jump_in and rng.random() < 0.3 and self.jump_in():
             return
         seat = self.turn
