@@ -59,7 +59,7 @@ def test_seq_counts_every_event() -> None:
 
 def test_undo_many_events_across_checkpoints_matches_a_replay() -> None:
     rules = preset("house")
-    log = simulate(rules, players=5, seed=11, mistakes=0.1, rounds=3)
+    log = simulate(rules, players=5, seed=11, mistakes=0.1, rounds=6)
     events = [{k: v for k, v in e.items() if k != "expect"} for e in log]
     game, _ = Game.replay(events, rules)
     applied = game.events
