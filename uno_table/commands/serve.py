@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 
 
@@ -66,21 +67,37 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, KeyError) as exc:
         print(f"uno-table serve: {exc}", file=sys.stderr)
         return 2
-    if args.layout and not os.path.isfile(args.layout):
-        print(f"uno-table serve: no such layout file: {args.layout}", file=sys.stderr)
-        return 2
+    if args.layout:
+        from vision.calibration import TableLayout
+
+        try:
+            layout = TableLayout.load(args.layout)
+        except (OSError, ValueError) as exc:
+            print(f"uno-table serve: bad --layout {args.layout}: {exc}", file=sys.stderr)
+            return 2
+        if len(layout.seats) != len(players):
+            print(
+                f"uno-table serve: the layout has {len(layout.seats)} seats "
+                f"for {len(players)} players",
+                file=sys.stderr,
+            )
+            return 2
     source = None if args.source.strip().lower() in ("none", "") else args.source
-    app, runner = build_app(
-        source=source,
-        players=players,
-        rules=args.rules,
-        db=args.db,
-        token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
-        layout=args.layout,
-        new_match=args.new_match,
-        models_dir=args.models,
-        video_fps=args.video_fps,
-    )
+    try:
+        app, runner = build_app(
+            source=source,
+            players=players,
+            rules=args.rules,
+            db=args.db,
+            token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
+            layout=args.layout,
+            new_match=args.new_match,
+            models_dir=args.models,
+            video_fps=args.video_fps,
+        )
+    except (OSError, sqlite3.Error) as exc:
+        print(f"uno-table serve: cannot open the database {args.db}: {exc}", file=sys.stderr)
+        return 2
     try:
         return serve(app, args.host, args.port)
     finally:

@@ -284,7 +284,10 @@
       ui.log = ui.log.slice(-50);
       render(msg.snapshot);
       renderLog();
-      const alerts = (msg.verdict && msg.verdict.alerts) || [];
+      // A camera event the tracker could not make sense of is logged, not sounded:
+      // the banner is for what players did wrong.
+      const alerts = ((msg.verdict && msg.verdict.alerts) || []).filter(
+        (a) => !(msg.source === "vision" && a.code === "bad-event"));
       if (alerts.length) showAlert(alerts);
     });
   }
