@@ -224,6 +224,8 @@ class Watcher:
                     continue
                 if (name == BACK) != (tr.name == BACK):
                     continue  # cards are not turned over in flight: a back stays a back
+                if tr.played and name != tr.name:
+                    continue  # a card on the pile keeps its face; another face is another card
                 cost = d / card
                 if name != tr.name:
                     cost += 0.35  # prefer the same face; still allow a flicker

@@ -1,0 +1,348 @@
+"""Watcher rules, each with a made-up sequence of detections (no camera, no model).
+
+The table is the default 640x480 layout with four seats: Ann at the bottom edge,
+Bob left, Cy top, Dee right (clockwise). Cards are 50x76 px boxes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.calibration import TableLayout
+from vision.detections import Detections
+from vision.watcher import Watcher
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+LAYOUT = TableLayout.default(640, 480, 4)
+CENTER = (320.0, 240.0)
+SEAT_EDGE = {
+    "Ann": (320.0, 465.0),
+    "Bob": (15.0, 240.0),
+    "Cy": (320.0, 15.0),
+    "Dee": (625.0, 240.0),
+}
+DRAW = LAYOUT.draw.center
+FPS = 30.0
+
+Det = tuple[str, float, tuple[float, float, float, float]]
+
+
+def det(name: str, x: float, y: float, conf: float = 0.9) -> Det:
+    return (name, conf, (x - 25, y - 38, x + 25, y + 38))
+
+
+class Table:
+    """Builds frames: the discard pile's visible cards plus whatever moves."""
+
+    def __init__(self) -> None:
+        self.pile: list[list[tuple[str, float, float]]] = []  # plays, bottom first
+        self.frames: list[list[Det]] = []
+        self.draw_pile = True
+
+    def visible_pile(self) -> list[Det]:
+        out = [det("back", *DRAW)] if self.draw_pile else []
+        if self.pile:
+            out += [det(n, x, y) for n, x, y in self.pile[-1]]
+        return out
+
+    def still(self, n: int, *, covered: bool = False, extra: list[Det] | None = None) -> None:
+        for _ in range(n):
+            self.frames.append(([] if covered else self.visible_pile()) + (extra or []))
+
+    def bring(
+        self,
+        cards: list[str],
+        start: tuple[float, float],
+        end: tuple[float, float] = CENTER,
+        n: int = 15,
+        *,
+        spread: float = 22.0,
+    ) -> None:
+        """Cards carried from ``start`` to ``end`` (fanned side by side), then left there."""
+        k = len(cards)
+        offs = [(j - (k - 1) / 2) * spread for j in range(k)]
+        for i in range(1, n + 1):
+            u = 1 - (1 - i / n) ** 2
+            x = start[0] + (end[0] - start[0]) * u
+            y = start[1] + (end[1] - start[1]) * u
+            self.frames.append(
+                self.visible_pile() + [det(c, x + o, y) for c, o in zip(cards, offs, strict=False)]
+            )
+        self.pile.append([(c, end[0] + o, end[1]) for c, o in zip(cards, offs, strict=False)])
+
+    def take_back(self, to: tuple[float, float], n: int = 15) -> None:
+        """The top play is lifted and carried to ``to``; the one below shows again."""
+        top = self.pile.pop()
+        for i in range(1, n + 1):
+            u = i / n
+            moving = [det(c, x + (to[0] - x) * u, y + (to[1] - y) * u) for c, x, y in top]
+            self.frames.append(self.visible_pile() + moving)
+
+    def draw_card(self, to: tuple[float, float], n: int = 15) -> None:
+        for i in range(1, n + 1):
+            u = i / n
+            x = DRAW[0] + (to[0] - DRAW[0]) * u
+            y = DRAW[1] + (to[1] - DRAW[1]) * u
+            self.frames.append([*self.visible_pile(), det("back", x, y)])
+
+
+def feed(table: Table, watcher: Watcher | None = None) -> list[tuple[float, dict[str, object]]]:
+    w = watcher or Watcher(LAYOUT, PLAYERS)
+    out = []
+    for i, frame in enumerate(table.frames):
+        t = i / FPS
+        for ev in w.update(Detections.from_list(frame), t):
+            out.append((t, ev))
+    return out
+
+
+def kinds(events: list[tuple[float, dict[str, object]]]) -> list[dict[str, object]]:
+    return [e for _, e in events]
+
+
+def started(first: str = "red-5") -> Table:
+    """A table whose starter card has been turned up (the flip)."""
+    table = Table()
+    table.still(5)
+    table.bring([first], DRAW)
+    table.still(10)
+    return table
+
+
+def test_starter_card_is_a_flip_then_plays_follow_once() -> None:
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(90)  # three seconds at rest: still one event
+    assert kinds(feed(table)) == [
+        {"type": "flip", "card": "red-5"},
+        {"type": "play", "card": "red-7", "player": "Ann"},
+    ]
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_player_is_the_seat_the_card_came_from(player: str) -> None:
+    table = started()
+    table.bring(["red-9"], SEAT_EDGE[player])
+    table.still(10)
+    assert kinds(feed(table))[-1] == {"type": "play", "card": "red-9", "player": player}
+
+
+def test_play_comes_soon_after_the_card_rests() -> None:
+    table = started()
+    rest_frame = len(table.frames) + 15 - 1  # the last frame of the move
+    table.bring(["red-9"], SEAT_EDGE["Cy"])
+    table.still(10)
+    t_play = next(t for t, e in feed(table) if e["type"] == "play")
+    assert t_play - rest_frame / FPS <= 0.1
+
+
+def test_card_in_flight_is_not_a_play() -> None:
+    table = started()
+    # Carried over the pile and on to the other side, never still on it.
+    table.bring(["blue-3"], SEAT_EDGE["Bob"], SEAT_EDGE["Dee"], n=20)
+    table.pile.pop()
+    table.still(10)
+    assert kinds(feed(table)) == [{"type": "flip", "card": "red-5"}]
+
+
+def test_hand_covering_the_pile_makes_no_event() -> None:
+    table = started()
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(10)
+    table.still(9, covered=True)  # a hand over the table: nothing seen
+    table.still(10)
+    table.still(60, covered=True)  # two seconds this time
+    table.still(20)
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play"]
+
+
+def test_card_slid_then_adjusted_is_one_play() -> None:
+    table = started()
+    table.bring(["green-2"], SEAT_EDGE["Dee"], (330.0, 235.0))
+    table.still(6)
+    # The player nudges it into place, covering it for a moment.
+    table.pile.pop()
+    table.bring(["green-2"], (330.0, 235.0), (318.0, 244.0), n=6)
+    table.still(4, covered=True)
+    table.still(20)
+    plays = [e for e in kinds(feed(table)) if e["type"] == "play"]
+    assert plays == [{"type": "play", "card": "green-2", "player": "Dee"}]
+
+
+def test_same_face_twice_is_two_plays() -> None:
+    table = started("yellow-4")
+    table.bring(["yellow-8"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["yellow-8"], SEAT_EDGE["Bob"], (326.0, 236.0))
+    table.still(20)
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "card": "yellow-8", "player": "Ann"},
+        {"type": "play", "card": "yellow-8", "player": "Bob"},
+    ]
+
+
+def test_two_cards_put_down_together_are_one_play() -> None:
+    table = started("blue-5")
+    table.bring(["red-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
+    table.still(20)
+    events = kinds(feed(table))
+    assert len(events) == 2
+    assert events[1]["type"] == "play" and events[1]["player"] == "Cy"
+    assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
+
+
+def test_taking_the_card_back_is_an_undo() -> None:
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Ann"])
+    table.still(30)
+    table.take_back(SEAT_EDGE["Ann"])
+    table.still(30)
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
+
+
+def test_taking_back_a_refused_play_is_no_undo() -> None:
+    table = started("blue-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(30)
+    table.take_back(SEAT_EDGE["Ann"])
+    table.still(30)
+    w = Watcher(LAYOUT, PLAYERS)
+    events = []
+    for i, frame in enumerate(table.frames):
+        for ev in w.update(Detections.from_list(frame), i / FPS):
+            events.append(ev)
+            if ev["type"] == "play":
+                w.play_refused()  # what the composition root does when the tracker refuses
+    assert [e["type"] for e in events] == ["flip", "play"]
+    assert w.pile == [["blue-5"]]
+
+
+def test_play_after_an_undo_is_seen() -> None:
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Dee"])
+    table.still(30)
+    table.take_back(SEAT_EDGE["Dee"])
+    table.still(30)
+    table.bring(["blue-9"], SEAT_EDGE["Dee"])
+    table.still(15)
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "card": "blue-7", "player": "Dee"},
+        {"type": "undo"},
+        {"type": "play", "card": "blue-9", "player": "Dee"},
+    ]
+
+
+def test_detection_flickering_for_a_frame_changes_nothing() -> None:
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(10)
+    base = len(table.frames)
+    table.still(40)
+    table.frames[base + 5] = [d for d in table.frames[base + 5] if d[0] != "red-7"]  # missed
+    table.frames[base + 15] = [
+        det("red-1", *CENTER) if d[0] == "red-7" else d for d in table.frames[base + 15]
+    ]  # misread for one frame
+    table.frames[base + 25] = []  # nothing at all for a frame
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play"]
+
+
+def test_misread_during_flight_does_not_split_the_card() -> None:
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Bob"])
+    table.still(10)
+    i = 10 + 15 + 3  # a frame early in the flight
+    table.frames[i] = [det("red-1", *d[2][:2]) if d[0] == "red-7" else d for d in table.frames[i]]
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "red-7", "player": "Bob"}]
+
+
+def test_weak_detections_are_ignored() -> None:
+    table = started("red-5")
+    weak = [("blue-2", 0.1, (300.0, 200.0, 350.0, 276.0))]
+    table.still(40, extra=weak)
+    assert [e["type"] for e in kinds(feed(table))] == ["flip"]
+
+
+@pytest.mark.parametrize("player", ["Ann", "Bob", "Cy", "Dee"])
+def test_a_back_carried_from_the_draw_pile_to_a_seat_is_a_draw(player: str) -> None:
+    table = started()
+    table.draw_card(SEAT_EDGE[player])
+    table.still(20)
+    assert kinds(feed(table))[1:] == [{"type": "draw", "player": player}]
+
+
+def test_two_cards_drawn_one_after_the_other_are_two_draws() -> None:
+    table = started()
+    table.draw_card(SEAT_EDGE["Cy"])
+    table.still(15)
+    table.draw_card(SEAT_EDGE["Cy"])
+    table.still(15)
+    assert kinds(feed(table))[1:] == [{"type": "draw", "player": "Cy"}] * 2
+
+
+def test_card_never_seen_arriving_still_counts_after_a_longer_rest() -> None:
+    # A recogniser may miss a card while it is in a hand: it appears on the pile.
+    table = started("red-5")
+    table.still(5, covered=True)
+    table.pile.append([("red-8", 322.0, 246.0)])
+    table.still(20)
+    events = kinds(feed(table))
+    assert [e.get("card") for e in events] == ["red-5", "red-8"]
+    assert events[1]["type"] == "play"
+
+
+def test_reset_starts_a_new_round_with_a_flip() -> None:
+    table = started("red-5")
+    w = Watcher(LAYOUT, PLAYERS)
+    first = feed(table, w)
+    w.reset()
+    table2 = Table()
+    table2.pile = []
+    table2.bring(["green-1"], DRAW)
+    table2.still(10)
+    later = []
+    t0 = len(table.frames) / FPS
+    for i, frame in enumerate(table2.frames):
+        later += w.update(Detections.from_list(frame), t0 + i / FPS)
+    assert kinds(first) == [{"type": "flip", "card": "red-5"}]
+    assert later == [{"type": "flip", "card": "green-1"}]
+
+
+def test_bad_input_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="seats"):
+        Watcher(LAYOUT, ["Ann", "Bob"])
+    with pytest.raises(ValueError, match="distinct"):
+        Watcher(LAYOUT, ["Ann", "Ann", "Cy", "Dee"])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.update(Detections.empty(), 2.0)
+    with pytest.raises(ValueError, match="backwards"):
+        w.update(Detections.empty(), 1.0)
+
+
+boxes = st.tuples(
+    st.sampled_from(["red-1", "red-7", "blue-7", "back", "wild"]),
+    st.floats(0.0, 1.0),
+    st.floats(-50, 690),
+    st.floats(-50, 530),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(boxes, max_size=6), max_size=60))
+def test_random_detection_streams_never_raise_and_give_wellformed_events(
+    frames: list[list[tuple[str, float, float, float]]],
+) -> None:
+    w = Watcher(LAYOUT, PLAYERS)
+    for i, frame in enumerate(frames):
+        dets = Detections.from_list([(n, c, (x, y, x + 50, y + 76)) for n, c, x, y in frame])
+        for ev in w.update(dets, i / FPS):
+            assert ev["type"] in {"flip", "play", "draw", "undo"}
+            if "player" in ev:
+                assert ev["player"] in PLAYERS
+            if ev["type"] in ("play", "flip"):
+                cards = ev.get("cards") or [ev.get("card")]
+                assert all(isinstance(c, str) and c != "back" for c in cards)
+    assert not math.isnan(len(w.pile))
