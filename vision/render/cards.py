@@ -292,7 +292,20 @@ def _stamp(
     m = cv2.getRotationMatrix2D((mw / 2, mh / 2), angle, scale)
     m[0, 2] += center[0] - mw / 2
     m[1, 2] += center[1] - mh / 2
-    h, w = canvas.shape[:2]
+    # Work on the bounding box of the stamp only: full-canvas warps dominate the cost.
+    ch, cw = canvas.shape[:2]
+    box = np.float32([(0, 0), (mw, 0), (mw, mh), (0, mh)]) @ m[:, :2].T + m[:, 2]
+    pad = 2 * outline + abs(shadow[0]) + abs(shadow[1]) + 4
+    x0 = max(0, int(box[:, 0].min()) - pad)
+    y0 = max(0, int(box[:, 1].min()) - pad)
+    x1 = min(cw, int(box[:, 0].max()) + pad + 1)
+    y1 = min(ch, int(box[:, 1].max()) + pad + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m[0, 2] -= x0
+    m[1, 2] -= y0
+    h, w = y1 - y0, x1 - x0
+    roi = canvas[y0:y1, x0:x1]
     placed = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
     layers: list[tuple[npt.NDArray[np.float32], tuple[int, int, int]]] = []
     if outline > 0:
@@ -308,7 +321,7 @@ def _stamp(
     layers.append((placed, fill))
     for alpha, color in layers:
         a = alpha[..., None]
-        canvas[..., :3] = (canvas[..., :3] * (1 - a) + np.float32(color) * a).astype(np.uint8)
+        roi[..., :3] = (roi[..., :3] * (1 - a) + np.float32(color) * a).astype(np.uint8)
 
 
 def _rounded_rect(mask: Image, x0: int, y0: int, x1: int, y1: int, r: int, value: int) -> None:

@@ -1,0 +1,387 @@
+"""The card recogniser: an oriented-box detector, then a face classifier on each crop.
+
+Stage 1 finds every card (``card`` face up, ``back`` face down) as a rotated
+rectangle; stage 2 warps each face-up card upright onto a 64 x 64 square and names
+it (54 faces). Both stages run with ONNX Runtime on the CPU from the files in
+``models/`` (PyTorch weights next to them are the fallback), offline.
+
+>>> rec = CardRecognizer.load()                       # doctest: +SKIP
+>>> dets = rec.detect(cv2.imread("table.jpg"))        # doctest: +SKIP
+>>> [(d.card, round(d.confidence, 2)) for d in dets]  # doctest: +SKIP
+[('red-7', 0.96), ('back', 0.91)]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.detections import Detections
+from vision.render.dataset import DETECTOR_CLASSES, order_card_corners, warp_crop
+from vision.yolo_env import MODELS_DIR
+
+Image = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+
+DETECTOR_ONNX = "detector.onnx"
+DETECTOR_PT = "detector.pt"
+CLASSIFIER_ONNX = "classifier.onnx"
+CLASSIFIER_PT = "classifier.pt"
+CLASSIFIER_META = "classifier.json"
+
+
+class ModelFilesMissing(FileNotFoundError):
+    """The models folder lacks the recogniser's weights."""
+
+
+class _Runner(Protocol):
+    def __call__(self, batch: F32) -> list[F32]: ...
+
+
+def _threads() -> int:
+    env = os.environ.get("UNO_TABLE_THREADS")
+    return int(env) if env else max(1, min(4, os.cpu_count() or 1))
+
+
+def _onnx_runner(path: Path) -> _Runner:
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = _threads()
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+
+    def run(batch: F32) -> list[F32]:
+        return [np.asarray(o, np.float32) for o in session.run(None, {name: batch})]
+
+    return run
+
+
+def _torch_runner(path: Path, task: str) -> _Runner:
+    import torch
+    from ultralytics import YOLO
+
+    import vision  # noqa: F401  (ultralytics environment)
+
+    net = YOLO(str(path), task=task).model.float().eval()
+    if task == "classify":
+        layers = list(net.model)
+        body, head = torch.nn.Sequential(*layers[:-1]), layers[-1]
+
+        def forward(x: torch.Tensor) -> list[torch.Tensor]:
+            feats = head.pool(head.conv(body(x))).flatten(1)
+            return [head.linear(feats).softmax(1), feats]
+
+    else:
+
+        def forward(x: torch.Tensor) -> list[torch.Tensor]:
+            y = net(x)
+            return [y[0] if isinstance(y, (tuple, list)) else y]
+
+    def run(batch: F32) -> list[F32]:
+        with torch.inference_mode():
+            return [o.numpy().astype(np.float32) for o in forward(torch.from_numpy(batch))]
+
+    return run
+
+
+@dataclass
+class Letterbox:
+    """How a frame was scaled and padded into the detector's square input."""
+
+    scale: float
+    left: int
+    top: int
+
+    @classmethod
+    def apply(cls, frame: Image, size: int) -> tuple[Image, Letterbox]:
+        h, w = frame.shape[:2]
+        r = min(size / h, size / w)
+        nw, nh = round(w * r), round(h * r)
+        resized = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        left, top = (size - nw) // 2, (size - nh) // 2
+        out = np.full((size, size, 3), 114, np.uint8)
+        out[top : top + nh, left : left + nw] = resized
+        return out, cls(r, left, top)
+
+    def to_frame(self, pts: F32) -> F32:
+        return ((pts - np.float32([self.left, self.top])) / self.scale).astype(np.float32)
+
+
+@dataclass
+class DeckCalibration:
+    """Per-face prototypes (mean classifier embeddings) of one physical deck.
+
+    At recognition time the classifier's probabilities are mixed with a softmax over
+    the cosine similarity to these prototypes, so a deck the renderer never drew is
+    recognised from a photo or two per face.
+    """
+
+    names: tuple[str, ...]
+    prototypes: F32  # (n, C), L2-normalised
+    weight: float = 0.5
+    temperature: float = 20.0
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(
+            path,
+            names=np.array(self.names),
+            prototypes=self.prototypes,
+            weight=np.float32(self.weight),
+            temperature=np.float32(self.temperature),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> DeckCalibration:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(
+                tuple(str(n) for n in data["names"]),
+                data["prototypes"].astype(np.float32),
+                float(data["weight"]),
+                float(data["temperature"]),
+            )
+
+
+def _normalise(x: F32) -> F32:
+    return (x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)).astype(np.float32)
+
+
+class CardFinder:
+    """Stage 1 alone: the oriented-box detector of cards (face up) and backs.
+
+    >>> finder = CardFinder.load()                      # doctest: +SKIP
+    >>> corners, conf, cls_id = finder.find_cards(frame)  # doctest: +SKIP
+    """
+
+    def __init__(
+        self, detector: _Runner, imgsz: int = 320, conf: float = 0.35, iou: float = 0.5
+    ) -> None:
+        self._detector = detector
+        self.det_imgsz = imgsz
+        self.conf = conf
+        self.iou = iou
+
+    @classmethod
+    def load(
+        cls, models_dir: Path | str | None = None, *, imgsz: int = 320, conf: float = 0.35
+    ) -> CardFinder:
+        root = Path(models_dir) if models_dir is not None else MODELS_DIR
+        if (root / DETECTOR_ONNX).exists():
+            return cls(_onnx_runner(root / DETECTOR_ONNX), imgsz, conf)
+        if (root / DETECTOR_PT).exists():
+            return cls(_torch_runner(root / DETECTOR_PT, "obb"), imgsz, conf)
+        raise ModelFilesMissing(f"no {DETECTOR_ONNX} or {DETECTOR_PT} in {root}")
+
+    def find_cards(self, frame: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
+        """Stage 1: corners ``(n, 4, 2)`` (TL TR BR BL), confidences, classes (0 card, 1 back)."""
+        boxed, lb = Letterbox.apply(frame, self.det_imgsz)
+        x = boxed[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self._detector(np.ascontiguousarray(x))[0][0]  # (4 + nc + 1, anchors)
+        nc = len(DETECTOR_CLASSES)
+        scores = out[4 : 4 + nc]
+        cls_id = scores.argmax(0)
+        conf = scores.max(0)
+        keep = conf >= self.conf
+        if not keep.any():
+            return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.intp)
+        boxes = out[:4, keep].T
+        angles = np.degrees(out[4 + nc, keep])
+        conf, cls_id = conf[keep], cls_id[keep]
+        rects = [
+            ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(a))
+            for b, a in zip(boxes, angles, strict=True)
+        ]
+        idx = cv2.dnn.NMSBoxesRotated(rects, conf.tolist(), self.conf, self.iou)
+        idx = np.array(idx, np.intp).reshape(-1)
+        corners = (
+            np.stack(
+                [
+                    order_card_corners(lb.to_frame(cv2.boxPoints(rects[i]).astype(np.float32)))
+                    for i in idx
+                ]
+            )
+            if len(idx)
+            else np.zeros((0, 4, 2), np.float32)
+        )
+        return corners.astype(np.float32), conf[idx].astype(np.float32), cls_id[idx]
+
+
+class CardRecognizer:
+    """Frames in, :class:`~vision.detections.Detections` out (canonical card names).
+
+    ``conf`` is the detector's minimum confidence; the reported confidence of a face
+    is the detector's times the classifier's.
+    """
+
+    def __init__(
+        self,
+        detector: _Runner,
+        classifier: _Runner,
+        face_names: tuple[str, ...],
+        *,
+        det_imgsz: int = 320,
+        cls_imgsz: int = 64,
+        conf: float = 0.35,
+        iou: float = 0.5,
+        calibration: DeckCalibration | None = None,
+        backend: str = "onnx",
+    ) -> None:
+        self.finder = CardFinder(detector, det_imgsz, conf, iou)
+        self._classifier = classifier
+        self.face_names = face_names
+        self.det_imgsz = det_imgsz
+        self.cls_imgsz = cls_imgsz
+        self.conf = conf
+        self.iou = iou
+        self.backend = backend
+        self.calibration: DeckCalibration | None = None
+        self._calib_index: npt.NDArray[np.intp] | None = None
+        if calibration is not None:
+            self.set_calibration(calibration)
+
+    @classmethod
+    def load(
+        cls,
+        models_dir: Path | str | None = None,
+        *,
+        backend: str = "auto",
+        calibration: Path | str | None = None,
+        conf: float = 0.35,
+    ) -> CardRecognizer:
+        """Load the committed recogniser from ``models_dir`` (default: the repo's ``models/``).
+
+        ``backend`` is ``onnx``, ``torch`` or ``auto`` (ONNX when its files are there).
+        ``calibration`` is a ``.npz`` written by ``uno-table calibrate-deck``; by default
+        ``models/deck.npz`` is used when it exists.
+        """
+        root = Path(models_dir) if models_dir is not None else MODELS_DIR
+        meta_path = root / CLASSIFIER_META
+        if not meta_path.exists():
+            raise ModelFilesMissing(
+                f"no {CLASSIFIER_META} in {root}: the recogniser is not trained"
+            )
+        meta = json.loads(meta_path.read_text())
+        names = tuple(str(n) for n in meta["names"])
+        if backend == "auto":
+            has_onnx = (root / DETECTOR_ONNX).exists() and (root / CLASSIFIER_ONNX).exists()
+            backend = "onnx" if has_onnx else "torch"
+        if backend == "onnx":
+            files = (root / DETECTOR_ONNX, root / CLASSIFIER_ONNX)
+        elif backend == "torch":
+            files = (root / DETECTOR_PT, root / CLASSIFIER_PT)
+        else:
+            raise ValueError(f"unknown backend {backend!r}: onnx, torch or auto")
+        for f in files:
+            if not f.exists():
+                raise ModelFilesMissing(f"missing model file {f}")
+        if backend == "onnx":
+            det, clf = _onnx_runner(files[0]), _onnx_runner(files[1])
+        else:
+            det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
+        calib_path = Path(calibration) if calibration is not None else root / "deck.npz"
+        calib = None
+        if calibration is not None or calib_path.exists():
+            calib = DeckCalibration.load(calib_path)
+        return cls(
+            det,
+            clf,
+            names,
+            det_imgsz=int(meta.get("det_imgsz", 320)),
+            cls_imgsz=int(meta.get("imgsz", 64)),
+            conf=conf,
+            calibration=calib,
+            backend=backend,
+        )
+
+    # ------------------------------------------------------------------ calibration
+    def set_calibration(self, calibration: DeckCalibration | None) -> None:
+        """Use (or, with None, stop using) a deck calibration."""
+        self.calibration = calibration
+        if calibration is None:
+            self._calib_index = None
+            return
+        index = {n: i for i, n in enumerate(self.face_names)}
+        unknown = [n for n in calibration.names if n not in index]
+        if unknown:
+            raise ValueError(f"calibration names unknown to the classifier: {unknown}")
+        self._calib_index = np.array([index[n] for n in calibration.names], np.intp)
+
+    # ------------------------------------------------------------------ stages
+    def find_cards(self, frame: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
+        """Stage 1: corners ``(n, 4, 2)`` (TL TR BR BL), confidences, classes (0 card, 1 back)."""
+        self.finder.conf, self.finder.iou = self.conf, self.iou
+        return self.finder.find_cards(frame)
+
+    def crops(self, frame: Image, corners: F32) -> Image:
+        """Upright ``cls_imgsz`` squares of the cards at ``corners`` (n, 4, 2)."""
+        if len(corners) == 0:
+            return np.zeros((0, self.cls_imgsz, self.cls_imgsz, 3), np.uint8)
+        return np.stack([warp_crop(frame, c, self.cls_imgsz) for c in corners])
+
+    def classify_crops(self, crops: Image) -> tuple[F32, F32]:
+        """Stage 2 on BGR crops: face probabilities (n, 54) and embeddings (n, C).
+
+        Each crop is classified upright and turned half a turn (the detector cannot
+        tell a card's top from its bottom) and the two answers averaged.
+        """
+        n = len(crops)
+        if n == 0:
+            return np.zeros((0, len(self.face_names)), np.float32), np.zeros((0, 1), np.float32)
+        both = np.concatenate([crops, crops[:, ::-1, ::-1]], axis=0)
+        x = both[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        probs, emb = self._classifier(np.ascontiguousarray(x))
+        probs = (probs[:n] + probs[n:]) / 2
+        emb = _normalise(_normalise(emb[:n]) + _normalise(emb[n:]))
+        if self.calibration is not None and self._calib_index is not None:
+            cal = self.calibration
+            sims = emb @ cal.prototypes.T * cal.temperature
+            sims = np.exp(sims - sims.max(axis=1, keepdims=True))
+            sims /= sims.sum(axis=1, keepdims=True)
+            calib_probs = np.zeros_like(probs)
+            calib_probs[:, self._calib_index] = sims
+            probs = (1 - cal.weight) * probs + cal.weight * calib_probs
+        return probs.astype(np.float32), emb
+
+    def detect(self, frame_bgr: Image) -> Detections:
+        """Every card in a BGR frame: canonical names (``back`` when face down)."""
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("detect() needs a BGR image of shape (h, w, 3)")
+        if frame_bgr.dtype != np.uint8:
+            frame_bgr = np.clip(frame_bgr, 0, 255).astype(np.uint8)
+        corners, conf, cls_id = self.find_cards(frame_bgr)
+        n = len(conf)
+        if n == 0:
+            return Detections.empty()
+        names = ["back"] * n
+        scores = conf.copy()
+        faces = np.nonzero(cls_id == 0)[0]
+        if len(faces):
+            probs, _ = self.classify_crops(self.crops(frame_bgr, corners[faces]))
+            best = probs.argmax(1)
+            for j, i in enumerate(faces):
+                names[i] = self.face_names[int(best[j])]
+                scores[i] = conf[i] * probs[j, best[j]]
+        h, w = frame_bgr.shape[:2]
+        xyxy = np.stack(
+            [
+                np.clip(corners[:, :, 0].min(1), 0, w),
+                np.clip(corners[:, :, 1].min(1), 0, h),
+                np.clip(corners[:, :, 0].max(1), 0, w),
+                np.clip(corners[:, :, 1].max(1), 0, h),
+            ],
+            axis=1,
+        ).astype(np.float32)
+        return Detections(
+            xyxy, scores.astype(np.float32), tuple(names), corners
+        ).sorted_by_confidence()

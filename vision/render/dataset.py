@@ -1,0 +1,205 @@
+"""YOLO datasets rendered from synthetic scenes.
+
+Two datasets feed the two stages of the recogniser:
+
+- a detection dataset (ultralytics OBB format: ``class x1 y1 ... x4 y4``, normalised)
+  with two classes, ``card`` (face up) and ``back`` (face down);
+- a classification dataset (one folder per face) of card crops warped upright, the
+  way :func:`vision.recognition.crop_from_corners` cuts them at run time.
+
+>>> import tempfile, pathlib
+>>> root = pathlib.Path(tempfile.mkdtemp())
+>>> yaml_path = write_detection_dataset(root / "det", n_train=2, n_val=1, size=(96, 128))
+>>> sorted(p.name for p in (root / "det" / "labels" / "train").iterdir())
+['000000.txt', '000001.txt']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.render.cards import FACES
+from vision.render.scene import CardBank, PlacedCard, SceneStyle, compose_scene, random_cards
+
+DETECTOR_CLASSES: tuple[str, ...] = ("card", "back")
+
+Progress = Callable[[str, int, int], None]
+
+
+def stderr_progress(stage: str, done: int, total: int) -> None:
+    """A one-line progress counter on stderr."""
+    end = "\n" if done == total else ""
+    print(f"\r{stage}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _style(rng: np.random.Generator, closeup_frac: float) -> SceneStyle:
+    if rng.random() < closeup_frac:
+        # A card held close to the camera or a phone photo of one card: large cards.
+        return SceneStyle(card_width=(0.2, 0.5), hand_prob=0.5, perspective=0.15)
+    return SceneStyle()
+
+
+def _closeup_cards(rng: np.random.Generator) -> list[str]:
+    return random_cards(rng, int(rng.integers(1, 4)))
+
+
+def obb_label_lines(
+    cards: list[PlacedCard], width: int, height: int, min_visible: float
+) -> list[str]:
+    """OBB label lines for the cards at least ``min_visible`` visible, clipped to the frame."""
+    lines: list[str] = []
+    for c in cards:
+        if c.visible < min_visible:
+            continue
+        cls = 1 if c.card == "back" else 0
+        pts = c.corners / np.float32([width, height])
+        pts = np.clip(pts, 0.0, 1.0)
+        if cv2.contourArea(pts.astype(np.float32)) <= 1e-5:
+            continue
+        coords = " ".join(f"{v:.5f}" for v in pts.reshape(-1))
+        lines.append(f"{cls} {coords}")
+    return lines
+
+
+def write_detection_dataset(
+    root: Path,
+    n_train: int,
+    n_val: int,
+    *,
+    seed: int = 0,
+    size: tuple[int, int] = (480, 640),
+    closeup_frac: float = 0.25,
+    min_visible: float = 0.3,
+    progress: Progress | None = None,
+) -> Path:
+    """Render ``n_train + n_val`` scenes into ``root``; returns the dataset yaml path."""
+    rng = np.random.default_rng(seed)
+    bank = CardBank(rng, variants=16)
+    oh, ow = size
+    total = n_train + n_val
+    done = 0
+    for split, n in (("train", n_train), ("val", n_val)):
+        img_dir = root / "images" / split
+        lbl_dir = root / "labels" / split
+        img_dir.mkdir(parents=True, exist_ok=True)
+        lbl_dir.mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            style = _style(rng, closeup_frac)
+            names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
+            scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
+            cv2.imwrite(str(img_dir / f"{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            lines = obb_label_lines(scene.cards, ow, oh, min_visible)
+            (lbl_dir / f"{i:06d}.txt").write_text("".join(line + "\n" for line in lines))
+            done += 1
+            if progress is not None and (done % 25 == 0 or done == total):
+                progress("detection scenes", done, total)
+    yaml_path = root / "data.yaml"
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+    yaml_path.write_text(
+        f"# Rendered by vision.render.dataset (seed {seed}).\n"
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    return yaml_path
+
+
+def rect_corners(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The minimum-area rectangle around ``corners``, long side vertical, as TL TR BR BL.
+
+    This is what an oriented-box detector returns: it knows the card's rectangle but
+    not which short side is the top, so the crop may be upside down (the classifier
+    learns both ways; UNO faces are printed point-symmetric anyway).
+    """
+    rect = cv2.minAreaRect(corners.reshape(-1, 1, 2).astype(np.float32))
+    return order_card_corners(cv2.boxPoints(rect).astype(np.float32))
+
+
+def order_card_corners(pts: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Order four rectangle corners as TL, TR, BR, BL of an upright (portrait) card.
+
+    Of the two upright readings, the one whose top edge is higher in the image wins.
+    """
+    pts = pts.reshape(4, 2).astype(np.float32)
+    # Sort clockwise around the centre (image y points down).
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]
+    # Make edge 0->1 a short edge (the top of a portrait card).
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)
+    # Of the two short edges, take the one nearer the top of the image as the top.
+    if (pts[0, 1] + pts[1, 1]) > (pts[2, 1] + pts[3, 1]):
+        pts = np.roll(pts, 2, axis=0)
+    return pts
+
+
+def warp_crop(
+    image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], size: int
+) -> npt.NDArray[np.uint8]:
+    """The quad ``corners`` (TL TR BR BL) warped onto a ``size`` x ``size`` square."""
+    dst = np.float32([(0, 0), (size, 0), (size, size), (0, size)])
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(
+        image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def jitter_corners(
+    rng: np.random.Generator, corners: npt.NDArray[np.float32], amount: float
+) -> npt.NDArray[np.float32]:
+    """Move each corner by up to ``amount`` of the card width (detector imprecision)."""
+    w = float(np.linalg.norm(corners[1] - corners[0]))
+    return (corners + rng.normal(0, amount * w, corners.shape)).astype(np.float32)
+
+
+def write_classifier_dataset(
+    root: Path,
+    n_train: int,
+    n_val: int,
+    *,
+    seed: int = 1,
+    crop: int = 64,
+    size: tuple[int, int] = (144, 192),
+    min_visible: float = 0.65,
+    progress: Progress | None = None,
+) -> Path:
+    """Render about ``n_train``/``n_val`` crops per face into ``root/{train,val}/<face>/``."""
+    rng = np.random.default_rng(seed)
+    bank = CardBank(rng, variants=24, width=160)
+    counts = {"train": dict.fromkeys(FACES, 0), "val": dict.fromkeys(FACES, 0)}
+    for split, target in (("train", n_train), ("val", n_val)):
+        for face in FACES:
+            (root / split / face).mkdir(parents=True, exist_ok=True)
+        total = target * len(FACES)
+        made = 0
+        while made < total:
+            # Pick the faces with the fewest crops so far; a few extra cards (and backs)
+            # make overlaps.
+            need = sorted(FACES, key=lambda f: (counts[split][f], rng.random()))
+            k = int(rng.integers(2, 5))
+            targets = list(need[:k])
+            extra = random_cards(rng, int(rng.integers(0, 2)))
+            order = extra + targets if rng.random() < 0.7 else targets + extra
+            style = SceneStyle(card_width=(0.28, 0.5), hand_prob=0.25, perspective=0.15)
+            scene = compose_scene(rng, cards=order, size=size, style=style, bank=bank)
+            for pc in scene.cards:
+                if pc.card not in targets or pc.visible < min_visible:
+                    continue
+                if counts[split][pc.card] >= target:
+                    continue
+                quad = jitter_corners(rng, rect_corners(pc.corners), 0.03)
+                if rng.random() < 0.5:
+                    quad = np.roll(quad, 2, axis=0)
+                img = warp_crop(scene.image, quad, crop)
+                n = counts[split][pc.card]
+                cv2.imwrite(str(root / split / pc.card / f"r{seed}_{n:05d}.jpg"), img)
+                counts[split][pc.card] = n + 1
+                made += 1
+            if progress is not None:
+                progress(f"classifier crops ({split})", made, total)
+    return root
