@@ -300,18 +300,7 @@ class Game:
             history.append(dict(event))
             if not len(history) % self.CHECKPOINT_EVERY:
                 self._checkpoints[len(history)] = self._s.copy()
-        s = self._s
-        top = s.top
-        snapshot = (
-            s.players,
-            tuple(s.hands),
-            s.players[s.turn] if s.turn >= 0 else None,
-            "clockwise" if s.direction == 1 else "counterclockwise",
-            top.name if top is not None else None,
-            s.color,
-            s.pending,
-        )
-        return Verdict(self.seq, ok, alerts, snapshot, self._extra)
+        return self._verdict(ok, alerts)
 
     def apply_json(self, line: str | bytes) -> Verdict:
         """Judge one line of a JSON Lines log; a line that is not JSON gets ``bad-event``.
