@@ -334,6 +334,9 @@ def _card_blobs(frame_bgr: npt.NDArray[np.uint8], card_px: float) -> list[tuple[
         if not min_area <= area <= max_area:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
+        fh, fw = dark.shape
+        if x <= 1 or y <= 1 or x + bw >= fw - 1 or y + bh >= fh - 1:
+            continue  # the piles lie inside the picture; dark corners are vignetting
         if max(bw, bh) > 2.2 * card_px or min(bw, bh) < 0.4 * max(bw, bh):
             continue  # an arm, a shadow, a fan of cards in a hand: not a pile
         region = np.zeros(dark.shape, np.uint8)
