@@ -180,3 +180,17 @@ def test_camera_status_is_shown(page: Page, live_server: LiveServer) -> None:
     expect(health).to_be_visible()
     expect(health).to_contain_text("Card recognition unavailable")
     expect(page.locator("body")).to_have_attribute("data-camera", "none")
+
+
+def test_end_round_cards_can_be_added_by_tapping(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server)
+    post(live_server, {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"})
+    page.locator("#btn-end-round").click()
+    bob = page.locator('#end-table input[data-player="Bob"]')
+    expect(bob).to_have_value("")  # no camera: nothing recognised
+    page.locator('#end-table [data-add="Bob"]').click()
+    page.locator('#card-grid [data-card="wild-draw4"]').click()  # no color asked here
+    page.locator('#end-table [data-add="Bob"]').click()
+    page.locator('#card-grid [data-card="green-7"]').click()
+    expect(bob).to_have_value("wild-draw4 green-7")
+    expect(page.locator('#end-table .hand-value[data-player="Bob"]')).to_have_text("57")

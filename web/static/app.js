@@ -177,6 +177,8 @@
     table.append(el("tr", { class: "total" }, el("th", {}, t("total")),
       ...ps.map((p) => el("td", {}, String(totals[p] || 0)))));
     drawChart(ps, series);
+    $("#chart-legend").replaceChildren(...ps.map((p, k) => el("span", { class: "legend-item" },
+      el("span", { class: "seat-dot", style: "background:" + SEAT_COLORS[k % SEAT_COLORS.length] }), p)));
     const winner = $("#winner");
     winner.hidden = !g.match_winner;
     winner.textContent = g.match_winner ? t("match_winner", { p: g.match_winner }) : "";
@@ -235,7 +237,8 @@
     ui.log.slice(-12).reverse().forEach((item) => {
       const v = item.verdict || {};
       const e = item.event || {};
-      const what = e.type + (e.card ? " " + cardLabel(e.card) : "") + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
+      const evNames = (window.I18N[ui.lang] || {}).ev || {};
+      const what = (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "") + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
         + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "");
       const who = t(item.source === "vision" ? "by_camera" : "by_referee");
       const li = el("li", { class: v.ok ? "" : "bad" }, "#" + item.n + " " + what + " — " + who);
@@ -325,7 +328,9 @@
   // -- dialogs --------------------------------------------------------------------
 
   let pickHandler = null;
-  function pickCard(title, onPick) {
+  let pickNeedsColor = true;
+  function pickCard(title, onPick, needsColor) {
+    pickNeedsColor = needsColor !== false;
     const grid = $("#card-grid");
     grid.replaceChildren();
     $("#card-title").textContent = title;
@@ -346,7 +351,7 @@
   }
 
   function chosen(card) {
-    if (card === "wild" || card === "wild-draw4") {
+    if (pickNeedsColor && (card === "wild" || card === "wild-draw4")) {
       $("#card-color-row").hidden = false;
       $("#card-color-row").dataset.card = card;
       return;
@@ -410,7 +415,12 @@
     players(ui.snapshot).forEach((p) => {
       const input = el("input", { "data-player": p, size: "28", value: (hands[p] || []).join(" ") });
       input.addEventListener("input", previewEnd);
-      table.append(el("tr", {}, el("th", {}, p), el("td", {}, input),
+      const add = el("button", { type: "button", class: "small", title: t("add_card"), "data-add": p,
+        onclick: () => pickCard(p + ": " + t("add_card"), (card) => {
+          input.value = (input.value.trim() + " " + card).trim();
+          previewEnd();
+        }, false) }, "+");
+      table.append(el("tr", {}, el("th", {}, p), el("td", { class: "hand-cell" }, input, add),
         el("td", { class: "hand-value", "data-player": p }, ""),
         el("td", { class: "round-points", "data-player": p }, "")));
     });

@@ -48,6 +48,9 @@ window.I18N = {
     cards_left_one: "1 card",
     by_camera: "camera", by_referee: "referee", rejected: "rejected",
     new_match_confirm: "Finish this match and start a new one?",
+    end_round_title: "End of round",
+    add_card: "Add a card",
+    ev: {},
   },
   zh: {
     title: "UNO 牌桌",
@@ -94,6 +97,12 @@ window.I18N = {
     cards_left_one: "1 张",
     by_camera: "摄像头", by_referee: "裁判", rejected: "被拒绝",
     new_match_confirm: "结束本场比赛并开始新比赛？",
+    end_round_title: "本局结束",
+    add_card: "添加一张牌",
+    ev: {
+      round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
+      uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",
+    },
   },
 };
 
