@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -9,6 +10,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
+
+from web.db import get_db
 
 bp = Blueprint("pages", __name__)
 
@@ -27,24 +30,33 @@ def index() -> str:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
-    """The camera's and the recogniser's status, and the store's."""
+def healthz() -> tuple[Response, int]:
+    """The camera's and the recogniser's status, and the store's.
+
+    200 while the game can be kept (``status`` is ``degraded`` without camera or model:
+    the referee can still enter everything); 503 when the store cannot be read.
+    """
     ext = _ext()
     status = ext["live"].status()
     service = ext["service"]
     camera = status.get("camera") or {}
     recognition = status.get("recognition") or {}
-    healthy = camera.get("state") in ("ok", "live", "running") and recognition.get("available")
-    return jsonify(
-        {
-            "status": "ok" if healthy else "degraded",
-            "camera": camera,
-            "recognition": recognition,
-            "store": {"path": current_app.config["DATABASE"], "events": service.n},
-            "match": service.match.id,
-            "sse_clients": ext["broker"].subscribers,
-        }
-    )
+    store: dict[str, Any] = {"path": current_app.config["DATABASE"], "events": service.n}
+    try:
+        get_db().event_count(service.match.id)
+        store["ok"] = True
+    except sqlite3.Error as exc:
+        store.update(ok=False, error=str(exc))
+    healthy = camera.get("state") == "ok" and recognition.get("available")
+    body = {
+        "status": "ok" if healthy else ("degraded" if store["ok"] else "down"),
+        "camera": camera,
+        "recognition": recognition,
+        "store": store,
+        "match": service.match.id,
+        "sse_clients": ext["broker"].subscribers,
+    }
+    return jsonify(body), 200 if store["ok"] else 503
 
 
 def placeholder_jpeg() -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,6 +79,15 @@ def test_healthz_without_camera(client: FlaskClient) -> None:
     assert body["camera"]["state"] == "none"
     assert body["recognition"]["available"] is False
     assert body["match"] == 1
+    assert body["store"]["ok"] is True and body["store"]["events"] == 0
+
+
+def test_healthz_is_503_when_the_store_is_gone(app: Flask, client: FlaskClient) -> None:
+    Path(app.config["DATABASE"]).unlink()
+    Path(app.config["DATABASE"]).mkdir()  # a folder where the database was: unreadable
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json["status"] == "down" and response.json["store"]["ok"] is False
 
 
 class LostCamera:
