@@ -223,7 +223,11 @@
     ui.health = h;
     const lines = [];
     const cam = h.camera || {};
-    if (!["ok", "live", "running"].includes(cam.state)) lines.push(t("camera_off", { m: cam.message || cam.state }));
+    if (cam.state !== "ok") {
+      const said = t("cam_" + cam.state);
+      const word = said === "cam_" + cam.state ? cam.state : said;
+      lines.push(t("camera_off", { m: word + (cam.message ? " (" + cam.message + ")" : "") }));
+    }
     const rec = h.recognition || {};
     if (!rec.available) lines.push(t("recognition_off", { m: rec.message || "" }));
     box.textContent = lines.join(" · ");

@@ -49,6 +49,8 @@ window.I18N = {
     by_camera: "camera", by_referee: "referee", rejected: "rejected",
     new_match_confirm: "Finish this match and start a new one?",
     end_round_title: "End of round",
+    cam_starting: "starting", cam_lost: "lost, reconnecting", cam_ended: "the video has ended",
+    cam_error: "not available", cam_none: "none",
     add_card: "Add a card",
     ev: {},
   },
@@ -98,6 +100,8 @@ window.I18N = {
     by_camera: "摄像头", by_referee: "裁判", rejected: "被拒绝",
     new_match_confirm: "结束本场比赛并开始新比赛？",
     end_round_title: "本局结束",
+    cam_starting: "启动中", cam_lost: "信号丢失，正在重连", cam_ended: "视频已结束",
+    cam_error: "不可用", cam_none: "未连接",
     add_card: "添加一张牌",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
