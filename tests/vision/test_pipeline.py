@@ -1,0 +1,72 @@
+"""The per-frame pipeline: recogniser then watcher, robust to a failing recogniser."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.calibration import TableLayout
+from vision.detections import Detections
+from vision.pipeline import TablePipeline
+from vision.watcher import Watcher
+
+LAYOUT = TableLayout.default(640, 480, 2)
+
+
+class Scripted:
+    """Returns one card sliding in from the bottom, then lying on the pile."""
+
+    def __init__(self, fail_on: set[int] | None = None) -> None:
+        self.calls = 0
+        self.fail_on = fail_on or set()
+
+    def detect(self, image: np.ndarray) -> Detections:
+        i = self.calls
+        self.calls += 1
+        if i in self.fail_on:
+            raise RuntimeError("inference failed")
+        y = max(240.0, 460.0 - 20 * i)
+        return Detections.from_list([("blue-2", 0.9, (295, y - 38, 345, y + 38))])
+
+
+def frames(n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    return [base.copy() for _ in range(n)]
+
+
+def test_events_come_out_of_the_pipeline() -> None:
+    pipe = TablePipeline(Scripted(), Watcher(LAYOUT, ["Ann", "Bob"]))
+    events = []
+    for i, img in enumerate(frames(25)):
+        res = pipe.process(img, i / 30)
+        assert len(res.detections) == 1
+        events += res.events
+    assert events == [{"type": "flip", "card": "blue-2"}]
+    assert pipe.last is not None and pipe.frames == 25
+
+
+def test_a_failing_recogniser_costs_frames_not_the_game() -> None:
+    pipe = TablePipeline(Scripted(fail_on={3, 4, 15}), Watcher(LAYOUT, ["Ann", "Bob"]))
+    events = []
+    for i, img in enumerate(frames(30)):
+        res = pipe.process(img, i / 30)
+        events += res.events
+    assert pipe.errors == 3
+    assert pipe.last_error == "RuntimeError: inference failed"
+    assert events == [{"type": "flip", "card": "blue-2"}]
+
+
+def test_still_frames_reuse_detections_and_moving_ones_do_not() -> None:
+    rec = Scripted()
+    pipe = TablePipeline(rec, Watcher(LAYOUT, ["Ann", "Bob"]), skip_static=True)
+    imgs = frames(10)
+    for i, img in enumerate(imgs[:5]):
+        pipe.process(img, i / 30)
+    assert rec.calls == 1 and pipe.reused == 4  # the same picture: recognised once
+    moved = imgs[5].copy()
+    moved[200:280, 300:350] = 255  # a card appears
+    res = pipe.process(moved, 5 / 30)
+    assert not res.reused and rec.calls == 2
+    # Even a still picture is looked at again after max_reuse_s.
+    res = pipe.process(moved, 5 / 30 + 0.6)
+    assert not res.reused and rec.calls == 3
