@@ -194,3 +194,20 @@ def test_end_round_cards_can_be_added_by_tapping(page: Page, live_server: LiveSe
     page.locator('#card-grid [data-card="green-7"]').click()
     expect(bob).to_have_value("wild-draw4 green-7")
     expect(page.locator('#end-table .hand-value[data-player="Bob"]')).to_have_text("57")
+
+
+def test_camera_events_show_and_only_real_faults_sound(page: Page, live_server: LiveServer) -> None:
+    from web.store import Store
+
+    service = live_server.app.extensions["uno_table"]["service"]
+    store = Store.open(live_server.app.config["DATABASE"])
+    open_page(page, live_server, referee=False)
+    # The camera saw a card land before any round: the tracker cannot place it.
+    service.submit({"type": "play", "card": "red-1"}, store, source="vision")
+    expect(page.locator("#log li").first).to_contain_text("camera")
+    expect(page.locator("#alert")).to_be_hidden()
+    deal(live_server)
+    service.submit({"type": "play", "card": "blue-2", "player": "Ann"}, store, source="vision")
+    expect(page.locator("#alert")).to_have_attribute("data-codes", "illegal-card")
+    expect(page.locator("body")).to_have_attribute("data-beeps", "1")
+    store.close()
