@@ -1,0 +1,132 @@
+"""`uno-table replay`, `render-video` and `calibrate-table` from the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uno_table.cli import main
+from uno_table.replay import score
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("replay") / "game.mp4"
+    assert main(["render-video", str(out), "--seed", "21", "--turns", "8", "--players", "3"]) == 0
+    return out
+
+
+def test_render_video_writes_video_and_truth(
+    video: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for suffix in (".truth.jsonl", ".boxes.jsonl", ".layout.json"):
+        assert video.with_name(video.name + suffix).exists()
+    assert main(["render-video", str(video.parent / "x.mp4"), "--players", "1"]) == 2
+    assert "2 to 10 players" in capsys.readouterr().err
+
+
+def test_replay_prints_events_verdicts_and_metrics(video: Path) -> None:
+    truth = str(video) + ".truth.jsonl"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "uno_table",
+            "replay",
+            str(video),
+            "--json",
+            "--oracle",
+            "--truth",
+            truth,
+            "--rules",
+            "house",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    records, tail = lines[:-1], lines[-1]
+    assert records[0]["event"]["type"] == "round" and records[0]["verdict"]["ok"]
+    assert records[1]["event"]["type"] == "flip"
+    for rec in records:
+        assert set(rec) >= {"t", "frame", "event", "verdict"}
+        assert set(rec["verdict"]) >= {"seq", "ok", "alerts", "state"}
+    m = tail["metrics"]
+    assert m["play"]["recall"] >= 0.9 and m["play"]["precision"] >= 0.9
+    assert m["seat_accuracy"] >= 0.9
+    assert m["latency_ms"]["median"] <= 150
+    assert tail["summary"]["frames"] == tail["summary"]["processed"]
+
+
+def test_replay_human_output_and_errors(video: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(video), "--oracle"]) == 0
+    out = capsys.readouterr().out
+    assert "flip" in out and "round" in out
+    assert main(["replay", str(video.parent / "missing.mp4")]) == 2
+    assert "no such video file" in capsys.readouterr().err
+    assert main(["replay", str(video), "--oracle", "--players", "A,B"]) == 2
+    assert "seats" in capsys.readouterr().err
+    bad = video.parent / "bad.jsonl"
+    bad.write_text("{oops\n")
+    assert main(["replay", str(video), "--oracle", "--truth", str(bad)]) == 2
+    assert "not JSON" in capsys.readouterr().err
+
+
+def test_calibrate_table_proposes_and_edits(video: Path, tmp_path: Path) -> None:
+    out = tmp_path / "table.json"
+    assert (
+        main(["calibrate-table", "--source", str(video), "--players", "A,B,C", "--out", str(out)])
+        == 0
+    )
+    layout = json.loads(out.read_text())
+    assert layout["names"] == ["A", "B", "C"] and len(layout["seats"]) == 3
+    assert (tmp_path / "table.png").exists()
+    assert (
+        main(
+            [
+                "calibrate-table",
+                "--edit",
+                str(out),
+                "--bearings",
+                "170,290,50",
+                "--discard",
+                "200,150,400,330",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    layout = json.loads(out.read_text())
+    assert layout["seats"] == [170.0, 290.0, 50.0]
+    assert layout["discard"] == [200.0, 150.0, 400.0, 330.0]
+    assert main(["calibrate-table", "--edit", str(out), "--draw", "1,2,3", "--out", str(out)]) == 2
+
+
+def test_score_matches_by_kind_cards_and_time() -> None:
+    truth = [
+        {"t": 1.0, "type": "flip", "card": "red-1"},
+        {"t": 3.0, "type": "play", "cards": ["red-5", "blue-5"], "player": "A"},
+        {"t": 5.0, "type": "draw", "player": "B", "count": 2},
+        {"t": 8.0, "type": "undo"},
+    ]
+    derived = [
+        {"t": 1.05, "event": {"type": "flip", "card": "red-1"}},
+        {"t": 3.1, "event": {"type": "play", "cards": ["blue-5", "red-5"], "player": "B"}},
+        {"t": 5.2, "event": {"type": "draw", "player": "B"}},
+        {"t": 6.4, "event": {"type": "draw", "player": "B"}},
+        {"t": 6.5, "event": {"type": "play", "card": "green-3", "player": "A"}},
+    ]
+    m = score(derived, truth)
+    assert m["play"] == {"truth": 2, "derived": 3, "matched": 2, "precision": 0.6667, "recall": 1.0}
+    assert m["draw"]["matched"] == 2 and m["draw"]["truth"] == 2
+    assert m["undo"]["recall"] == 0.0 and m["undo"]["precision"] == 1.0
+    assert m["seat_accuracy_play"] == 0.0 and m["seat_accuracy_draw"] == 1.0
+    assert m["latency_ms"]["median"] == pytest.approx(75.0)
