@@ -13,6 +13,7 @@ failure (no camera, camera lost, no model, a bad frame) shows in :meth:`status`,
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -161,8 +162,14 @@ class LiveRunner:
             self._set({"state": "error", "message": f"live loop stopped: {exc}"})
 
     def _run_inner(self) -> None:
+        import cv2
+
         import vision  # noqa: F401  (offline ultralytics environment first)
         from vision.source import open_source
+
+        # A missing camera is retried for ever: its status says so, not a log line a try.
+        with contextlib.suppress(AttributeError):
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
         if self.prepare is not None:
             self._set({"state": "starting", "message": "preparing the video"})
