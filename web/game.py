@@ -36,7 +36,7 @@ class Submitted:
 
     n: int
     verdict: dict[str, Any]
-    state: dict[str, Any] = field(repr=False)
+    snapshot: dict[str, Any] = field(repr=False)
 
 
 def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
@@ -111,11 +111,6 @@ class GameService:
                 "last": self.last,
                 "alerts": list(self.recent_alerts),
             }
-
-    def turn(self) -> str | None:
-        state = self.game.state_json()
-        turn = state.get("turn")
-        return turn if isinstance(turn, str) else None
 
     # -- writing -------------------------------------------------------------------
 
