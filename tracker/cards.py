@@ -41,34 +41,33 @@ class CardError(ValueError):
 class Card:
     """One card face: ``color`` is ``None`` for the two black cards.
 
+    Derived attributes, computed once: ``name`` (the canonical name), ``is_wild`` (a
+    black card), ``is_number`` (0-9) and ``draw_amount`` (2 for a Draw Two, 4 for a
+    Wild Draw Four, else 0).
+
     >>> Card("blue", "skip").name
     'blue-skip'
     >>> Card(None, "wild").name
     'wild'
+    >>> Card(None, "wild-draw4").draw_amount
+    4
     """
 
     color: str | None
     value: str
-    #: The canonical name, computed once (cards are compared and printed a lot).
+    # Computed once in __post_init__: cards are compared and printed a lot.
     name: str = field(init=False, repr=False, compare=False)
+    is_wild: bool = field(init=False, repr=False, compare=False)
+    is_number: bool = field(init=False, repr=False, compare=False)
+    draw_amount: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        name = self.value if self.color is None else f"{self.color}-{self.value}"
-        object.__setattr__(self, "name", name)
-
-    @property
-    def is_wild(self) -> bool:
-        """A black card: Wild or Wild Draw Four."""
-        return self.color is None
-
-    @property
-    def is_number(self) -> bool:
-        return self.value in NUMBERS
-
-    @property
-    def draw_amount(self) -> int:
-        """Cards the next player must take: 2 for a Draw Two, 4 for a Wild Draw Four."""
-        return 2 if self.value == "draw2" else 4 if self.value == "wild-draw4" else 0
+        color, value = self.color, self.value
+        setattr_ = object.__setattr__
+        setattr_(self, "name", value if color is None else f"{color}-{value}")
+        setattr_(self, "is_wild", color is None)
+        setattr_(self, "is_number", value in NUMBERS)
+        setattr_(self, "draw_amount", 2 if value == "draw2" else 4 if value == "wild-draw4" else 0)
 
     def __repr__(self) -> str:
         return f"Card({self.name!r})"

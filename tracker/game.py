@@ -39,6 +39,7 @@ PHASE_NAMES: Final = ("waiting-round", "flip", "play", "round-over", "match-over
 
 _COLOR_SET: Final = frozenset(COLORS)
 _COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
+_BY_NAME: Final = {card.name: card for card in DECK_COUNTS}
 
 
 class _Bad(Exception):
@@ -590,14 +591,23 @@ class Game:
                 )
 
     def _on_play(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
-        self._need_play(s)
+        # The hot path of a replay: checks are inlined where it pays.
+        if s.phase != PLAY:
+            self._need_play(s)
         rules = self.rules
         cards = _cards(ev)
         k = len(cards)
-        color = _color(ev.get("color"))
+        color = ev.get("color")
+        if color is not None:
+            color = _color(color)
         seat = self._seat(s, ev)
         name = s.players[seat]
-        self._check_copies(s, cards)
+        if k == 1:
+            card_name = cards[0].name
+            if s.discard_counts.get(card_name, 0) >= _COPIES[card_name]:
+                self._check_copies(s, cards)  # raises, saying why
+        else:
+            self._check_copies(s, cards)
         if s.hands[seat] < k:
             raise _Bad(
                 "not-enough-cards",
@@ -693,7 +703,7 @@ class Game:
             else:
                 s.turn = self._next(s, seat)
         else:
-            s.turn = self._next(s, seat)
+            s.turn = (seat + s.direction) % s.n
             if amount:
                 s.pending += amount
                 s.pending_kind = value
@@ -731,12 +741,12 @@ class Game:
             return Alert(
                 "penalty-pending", name, {"card": first.name, "pending": s.pending, "top": top.name}
             )
-        if first.is_wild or s.color is None:
+        color = s.color
+        if first.is_wild or color is None or first.color == color:
             # A black card goes on anything; while the color of a wild on top is not
             # named yet, the card played names it.
             return None
-        color = s.color
-        if any(c.color == color for c in cards):
+        if len(cards) > 1 and any(c.color == color for c in cards):
             return None
         params = {"card": first.name, "top": top.name, "color": color}
         if top.value == value:
@@ -993,6 +1003,10 @@ def _card(name: object) -> Card:
 
 def _cards(ev: dict[str, Any]) -> list[Card]:
     single, several = ev.get("card"), ev.get("cards")
+    if several is None and isinstance(single, str):
+        card = _BY_NAME.get(single)  # the common case, without the error handling
+        if card is not None:
+            return [card]
     if single is not None and several is not None:
         raise _Bad("bad-field", "give 'card' or 'cards', not both")
     if several is not None:
