@@ -18,6 +18,7 @@ import queue
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ BOX_COLORS = {
     "green": (79, 168, 47),
     "blue": (219, 111, 42),
 }
+DARK_BOXES = (BOX_COLORS["red"], BOX_COLORS["green"], BOX_COLORS["blue"])  # white text on
 
 
 class LiveRunner:
@@ -83,6 +85,8 @@ class LiveRunner:
         )
         self.frames_processed = 0
         self.events_submitted = 0
+        self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
+        self._processed_at: deque[float] = deque(maxlen=60)
 
     # -- the hooks the web app calls -------------------------------------------------
 
@@ -106,6 +110,9 @@ class LiveRunner:
         with self._lock:
             camera = dict(self._camera)
             recognition = dict(self._recognition)
+        stamps = list(self._processed_at)
+        if len(stamps) >= 2 and time.monotonic() - stamps[-1] < 2.0 and stamps[-1] > stamps[0]:
+            recognition["frames_per_s"] = round((len(stamps) - 1) / (stamps[-1] - stamps[0]), 1)
         source = self._source
         if source is not None:
             try:
@@ -128,6 +135,8 @@ class LiveRunner:
 
     def notify(self, event: dict[str, Any], verdict: dict[str, Any], source: str) -> None:
         """Called by the game service after every event (from any thread)."""
+        turn = (verdict.get("state") or {}).get("turn")
+        self._turn = turn if isinstance(turn, str) else None
         self._notes.put((event, verdict, source))
 
     # -- lifecycle -------------------------------------------------------------------
@@ -209,6 +218,7 @@ class LiveRunner:
                 self._drain_notes(pipeline.watcher)
             self._show(image, None if result is None else result.detections, layout, frame.index)
             self.frames_processed += 1
+            self._processed_at.append(time.monotonic())
 
     def _load_recognizer(self) -> Any:
         started = time.monotonic()
@@ -309,11 +319,38 @@ class LiveRunner:
                 (200, 200, 200),
                 1,
             )
+            draw_seats(out, layout, self.players, self._turn, scale)
         if detections is not None:
             draw_boxes(out, detections, scale)
         with self._lock:
             self._frame = out
             self._frame_index = index
+
+
+def draw_seats(
+    image: Any, layout: Any, players: list[str], turn: str | None, scale: float = 1.0
+) -> None:
+    """Each player's name at their side of the table; whose turn it is in yellow."""
+    import cv2
+
+    h, w = image.shape[:2]
+    for seat, name in enumerate(players[: len(layout.seats)]):
+        x, y = layout.seat_anchor(seat, 0.88)
+        (tw, th), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
+        x1 = int(min(max(x * scale - tw / 2, 4), w - tw - 8))
+        y1 = int(min(max(y * scale - th / 2, th + 6), h - 6))
+        on_turn = name == turn
+        cv2.rectangle(image, (x1 - 4, y1 - th - 6), (x1 + tw + 4, y1 + 6), (30, 30, 30), -1)
+        cv2.putText(
+            image,
+            name,
+            (x1, y1),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6,
+            (0, 220, 255) if on_turn else (235, 235, 235),
+            2,
+            cv2.LINE_AA,
+        )
 
 
 def draw_boxes(image: Any, detections: Any, scale: float = 1.0) -> None:
@@ -333,7 +370,7 @@ def draw_boxes(image: Any, detections: Any, scale: float = 1.0) -> None:
             (x1 + 2, max(y1 - 4, th + 2)),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.5,
-            (0, 0, 0) if color == BOX_COLORS["yellow"] else (255, 255, 255),
+            (255, 255, 255) if color in DARK_BOXES else (0, 0, 0),
             1,
             cv2.LINE_AA,
         )
