@@ -314,7 +314,8 @@ def main() -> int:
     print("\n## /video.mjpg frames per second (demo video as the camera)")
     print(
         f"recognition: {'on' if recognition.get('available') else 'off'} "
-        f"({recognition.get('message')}; {recognition.get('ms_per_frame', '-')} ms/frame)"
+        f"({recognition.get('message')}; {recognition.get('ms_per_frame', '-')} ms/frame; "
+        f"{recognition.get('frames_per_s', '-')} frames/s through the pipeline)"
     )
     print("| --video-fps | viewers | frames/s per viewer | vs the video's own fps |")
     print("|---:|---:|---:|---:|")
