@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from typing import Any, Final
@@ -293,7 +294,8 @@ class Game:
         except _Bad as bad:
             return self._verdict(False, [bad.alert])
         except Exception as error:  # a bug must not stop the live game
-            self._rebuild()
+            with contextlib.suppress(Exception):
+                self._rebuild()  # back to the state before this event
             internal = _Bad("internal", f"{type(error).__name__}: {error}")
             return self._verdict(False, [internal.alert])
         if changed:
@@ -311,7 +313,7 @@ class Game:
         """
         try:
             event = json.loads(line)
-        except ValueError as error:  # includes a line that is not UTF-8
+        except (ValueError, RecursionError) as error:  # not UTF-8; nested too deep
             self.seq += 1
             self._extra = None
             not_json = _Bad("not-json", f"the line is not JSON ({error})")

@@ -99,3 +99,23 @@ def test_alert_messages_fill_every_parameter() -> None:
     assert (
         Alert("missed-uno", "Ann").message() == "Ann did not call UNO (caught by ?): Ann draws ?."
     )
+
+
+def test_a_line_nested_too_deep_is_not_json() -> None:
+    game = Game()
+    v = game.apply_json("[" * 100_000 + "]" * 100_000)
+    assert v.codes == ["bad-event"] and v.alerts[0].params["reason"] == "not-json"
+
+
+def test_an_internal_error_is_a_bad_event_and_the_state_is_restored() -> None:
+    game = deal()
+    before = game.state_json()
+
+    def broken(state: object, event: object) -> object:
+        game._s.hands[0] = 99  # half-way through a change...
+        raise RuntimeError("boom")  # ...a bug
+
+    game._handlers["pass"] = broken  # type: ignore[assignment]
+    v = game.apply({"type": "pass"})
+    assert v.codes == ["bad-event"] and v.alerts[0].params["reason"] == "internal"
+    assert game.state_json() == before
