@@ -830,7 +830,8 @@ class Game:
             return False, [alert], False
         if s.pending:
             raise _Bad("must-draw-penalty", f"{name} must take the {s.pending} cards", name)
-        if not s.drew:
+        if not s.drew and self._available(s) > 0:
+            # (With nothing left to draw, a player who cannot play just passes.)
             raise _Bad("must-draw", f"{name} must draw a card before passing", name)
         if s.catch != seat:
             s.catch = -1

@@ -50,3 +50,15 @@ def test_end_round_mode_refuses_a_draw_beyond_the_pile() -> None:
     ok(game, {"type": "play", "card": "blue-draw2", "player": "Bob"})  # Cy faces 4
     v = game.apply({"type": "draw", "count": 4})
     assert v.codes == ["bad-event"] and game.state_json()["draw_pile"] == 2
+
+
+def test_with_nothing_left_to_draw_a_player_passes_without_drawing() -> None:
+    game = crowded()
+    assert game.apply({"type": "pass"}).codes == ["bad-event"]  # there is a card to draw
+    ok(game, {"type": "draw"})
+    ok(game, {"type": "pass"})
+    ok(game, {"type": "draw", "player": "Bob"})
+    ok(game, {"type": "pass", "player": "Bob"})
+    v = game.apply({"type": "draw", "player": "Cy"})  # pile empty, only the top card left
+    assert v.codes == ["bad-event"] and v.alerts[0].params["reason"] == "empty-pile"
+    assert ok(game, {"type": "pass", "player": "Cy"}).state["turn"] == "Dee"
