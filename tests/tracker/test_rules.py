@@ -97,3 +97,13 @@ def test_every_toggle_is_documented_and_the_docs_table_is_current() -> None:
     assert DOCS.read_text(encoding="utf-8").count(table) == 1, (
         "docs/rules.md is out of date: paste tracker.toggle_table() between the markers"
     )
+
+
+def test_the_readme_copy_of_the_table_is_current_where_there_is_one() -> None:
+    readme = DOCS.parents[1] / "README.md"
+    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
+    start, end = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
+    if start in text and end in text:
+        section = text.split(start, 1)[1].split(end, 1)[0]
+        if "|" in section:  # a copied table (a link to docs/rules.md is fine too)
+            assert toggle_table() in section, "README rules table is out of date"
