@@ -3,6 +3,7 @@
 import pytest
 
 from tests.tracker.helpers import deal, ok, play, refused, state
+from tracker import Game, preset
 
 
 @pytest.mark.parametrize(
@@ -186,3 +187,17 @@ def test_a_last_draw_card_still_makes_the_next_player_draw() -> None:
     game = deal(players=3, hand_size=1, last_card_draw_applies=False)
     v = ok(game, {"type": "play", "card": "red-draw2"})
     assert (v.state["turn"], v.state["pending_draw"]) == (None, 0)
+
+
+def test_hand_size_toggle_deals_that_many() -> None:
+    game = Game(preset("official").with_(hand_size=5))
+    v = ok(game, {"type": "round", "players": ["Ann", "Bob", "Cy"]})
+    assert v.state["hands"] == {"Ann": 5, "Bob": 5, "Cy": 5}
+    assert state(game)["draw_pile"] == 108 - 15
+
+
+def test_an_unrestricted_wild_draw_four_cannot_be_challenged() -> None:
+    game = deal(draw4_restricted=False)
+    ok(game, {"type": "play", "card": "wild-draw4", "color": "green"})
+    v = game.apply({"type": "challenge", "guilty": True})
+    assert v.codes == ["bad-event"] and v.state["pending_draw"] == 4
