@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker import ALL_CARDS, COLORS, DECK_SIZE, PRESETS, Game, preset
+from tracker import ALL_CARDS, COLORS, DECK_SIZE, PRESETS, Game, RuleSet, preset
 from tracker.simulate import simulate
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -111,3 +111,52 @@ def test_simulated_games_get_the_expected_alerts_and_conserve_cards(
         assert verdict.codes == expect, (event, verdict.to_json())
         assert _conserved(game)
     assert not game.state_json()["in_round"]
+
+
+def _rules_with(base: str, data: dict[str, Any]) -> RuleSet:
+    rules = preset(base).with_(**data)
+    return rules
+
+
+toggled_rules = st.builds(
+    _rules_with,
+    rule_sets,
+    st.fixed_dictionaries(
+        {
+            "multi_play": st.booleans(),
+            "jump_in": st.booleans(),
+            "wild_answers_penalty": st.booleans(),
+            "play_drawn_card": st.booleans(),
+            "draw_until_playable": st.booleans(),
+            "stack_draw2_on_draw2": st.booleans(),
+            "stack_draw4_on_draw2": st.booleans(),
+            "stack_draw4_on_draw4": st.booleans(),
+            "stack_two_draw2_on_draw4": st.booleans(),
+            "follow_color_after_penalty": st.booleans(),
+            "first_wild": st.sampled_from(["first-player-names", "turn-again"]),
+            "first_card_actions": st.booleans(),
+            "reverse_skips_two_players": st.booleans(),
+            "challenge_guilty_victim_loses_turn": st.booleans(),
+            "draw4_restricted": st.booleans(),
+            "wrong_card_penalty": st.integers(0, 2),
+            "false_uno_penalty": st.sampled_from([0, 2]),
+            "uno_penalty": st.integers(1, 4),
+            "last_card_draw_applies": st.booleans(),
+            "last_card_values": st.sampled_from([None, frozenset({"1", "2", "3", "draw2"})]),
+            "empty_draw_pile": st.sampled_from(["reshuffle", "end-round"]),
+            "scoring": st.sampled_from(["winner-takes", "own-points", "pairwise"]),
+        }
+    ),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(toggled_rules, st.integers(2, 10), st.integers(0, 10_000))
+def test_any_toggle_combination_agrees_with_the_simulator(
+    rules: RuleSet, n: int, seed: int
+) -> None:
+    game = Game(rules)
+    for event in simulate(rules, players=n, seed=seed, mistakes=0.1, rounds=1):
+        expect = event.pop("expect")
+        assert game.apply(event).codes == expect, event
+        assert _conserved(game)
