@@ -213,7 +213,8 @@ class Watcher:
         for ti, tr in enumerate(live):
             dt = max(0.0, t - tr.last_t)
             px, py = tr.xy
-            px, py = px + tr.vx * dt, py + tr.vy * dt  # predicted position
+            # Predicted position; damped, as cards slow down before they land.
+            px, py = px + 0.6 * tr.vx * dt, py + 0.6 * tr.vy * dt
             speed = math.hypot(tr.vx, tr.vy)
             gate = self.cfg.match_gate * card + speed * dt
             moving = speed > self.cfg.still * card / 0.1
@@ -229,8 +230,10 @@ class Watcher:
                 cost = d / card
                 if name != tr.name:
                     cost += 0.35  # prefer the same face; still allow a flicker
-                if not moving:
-                    cost += 0.05  # a card in flight claims a detection first
+                if tr.played:
+                    cost += 0.25  # a card landing on the pile claims a detection first
+                elif not moving:
+                    cost += 0.05
                 pairs.append((cost, ti, di))
         pairs.sort()
         used_t: set[int] = set()
@@ -341,26 +344,44 @@ class Watcher:
         pending = [tr for tr in self._tracks if tr.pending_since is not None]
         if not pending:
             return []
-        # Wait for cards still on their way down to this pile (put down together).
         first = min(tr.pending_since or t for tr in pending)
-        incoming = [
+        # Cards put down together: the others of the group may still be moving, or be
+        # seen only now and then under the top one. They came with the first card.
+        companions = [
             tr
             for tr in self._tracks
             if tr.pending_since is None
             and not tr.played
             and tr.name != BACK
-            and tr.last_t == t
+            and t - tr.last_t <= 0.15
+            and len(tr.sightings) >= 2
+            and tr.first_t >= first - 1.5
             and zone.contains(*tr.xy, margin=0.5 * card)
-            and tr.was_outside_discard
-            and math.hypot(tr.vx, tr.vy) > self.cfg.still * card / 0.1
+            and self._near_pile_card(tr, card) is None
         ]
-        if incoming and t - first < self.cfg.group_s:
+        for tr in companions:
+            if (
+                tr.last_t == t
+                and zone.contains(*tr.xy)
+                and self._at_rest(tr, t, card, self.cfg.rest_s)
+            ):
+                tr.pending_since = t
+        waiting = [tr for tr in companions if tr.pending_since is None]
+        if waiting and t - first < self.cfg.group_s:
             return []
-        return [self._commit(pending, t, card)]
+        group = [tr for tr in self._tracks if tr.pending_since is not None]
+        group += [tr for tr in waiting if len(tr.sightings) >= 3 and zone.contains(*tr.xy)]
+        return [self._commit(group, t, card)]
 
     def _commit(self, group: list[_Track], t: float, card: float) -> dict[str, object]:
-        # Bottom first: the card that came to rest first, then by arrival.
-        group.sort(key=lambda tr: (tr.pending_since or t, tr.first_t))
+        # Bottom first. The top card of a fan is the one seen best: most sightings over
+        # the last second, then the highest confidence.
+        def seen(tr: _Track) -> tuple[int, float]:
+            recent = [s for s in tr.sightings if t - s.t <= 1.0]
+            conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
+            return (len(recent), sum(conf) / len(conf))
+
+        group.sort(key=seen)
         names = [tr.name for tr in group]
         spots = [tr.xy for tr in group]
         for tr in group:
