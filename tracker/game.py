@@ -740,9 +740,20 @@ class Game:
                 ok = value == "wild" and rules.wild_answers_penalty
             if ok:
                 return None
-            return Alert(
-                "penalty-pending", name, {"card": first.name, "pending": s.pending, "top": top.name}
-            )
+            params = {"card": first.name, "pending": s.pending, "top": top.name}
+            if kind == "draw2":
+                can_answer = (
+                    rules.stack_draw2_on_draw2
+                    or rules.stack_draw4_on_draw2
+                    or rules.wild_answers_penalty
+                )
+            else:
+                can_answer = (
+                    rules.stack_draw4_on_draw4
+                    or rules.stack_two_draw2_on_draw4
+                    or rules.wild_answers_penalty
+                )
+            return Alert("penalty-pending", name, params, None if can_answer else "take")
         color = s.color
         if first.is_wild or color is None or first.color == color:
             # A black card goes on anything; while the color of a wild on top is not

@@ -65,6 +65,11 @@ TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "answer the penalty.",
         "{player} 需要摸 {pending} 张牌或用允许的牌接罚；{card} 不能接罚。",
     ),
+    "penalty-pending/take": (
+        "{player} must take the {pending} penalty cards: no card may be played on it "
+        "under these rules ({card}).",
+        "{player} 必须摸 {pending} 张罚牌：本规则不能接罚（{card}）。",
+    ),
     "illegal-last-card": (
         "{player} may not go out with {card}: the last card must be {allowed}.",
         "{player} 不能用 {card} 出完最后一张：最后一张必须是 {allowed}。",
