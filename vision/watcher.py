@@ -118,7 +118,9 @@ class _PileEntry:
     cards: list[str]
     spots: list[tuple[float, float]]
     t: float
+    ids: list[int] = field(default_factory=list)  # the tracks of its cards
     refused: bool = False  # the tracker refused it: its retraction is no undo
+    left: bool = False  # one of its cards was seen carried off the pile
 
     @property
     def top(self) -> str:
@@ -389,11 +391,11 @@ class Watcher:
             tr.pending_since = None
         seat = self._seat_of(group, card)
         if not self._pile:
-            self._pile.append(_PileEntry(names, spots, t))
+            self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group]))
             self._top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
-        self._pile.append(_PileEntry(names, spots, t))
+        self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group]))
         self._top_seen_t = t
         self._below_since = None
         ev = {"type": "play"}
@@ -469,20 +471,35 @@ class Watcher:
         return self.layout.seat_for_bearing(self.layout.bearing(ex, ey))
 
     # ------------------------------------------------------------------ retraction
-    def _visible(self, name: str, spot: tuple[float, float], t: float, card: float) -> bool:
-        sx, sy = spot
-        return any(
-            tr.last_t == t
-            and tr.name == name
-            and math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) <= self.cfg.same_spot * card
-            for tr in self._tracks
-        )
+    def _top_visible(self, top: _PileEntry, below: _PileEntry, t: float, card: float) -> bool:
+        """Is a card of the top play still where it was put?"""
+        zone = self.layout.discard
+        near = self.cfg.same_spot * card
+        for tr in self._tracks:
+            if tr.last_t != t:
+                continue
+            if not zone.contains(*tr.xy, margin=0.2 * card) and (
+                tr.id in top.ids
+                or (tr.first_in_discard and tr.name in top.cards and tr.first_t >= top.t)
+            ):
+                top.left = True  # one of its cards was seen carried away
+        for tr in self._tracks:
+            if tr.last_t != t:
+                continue
+            for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
+                if tr.name != c or math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) > near:
+                    continue
+                # The same face as the card below (two copies): once the top card was
+                # seen leaving, a card at that spot is the one below.
+                if c != below.top or not top.left:
+                    return True
+        return False
 
     def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self._pile) < 2:
             return []
         top, below = self._pile[-1], self._pile[-2]
-        if any(self._visible(c, s, t, card) for c, s in zip(top.cards, top.spots, strict=True)):
+        if self._top_visible(top, below, t, card):
             self._top_seen_t = t
             self._below_since = None
             return []
@@ -496,6 +513,7 @@ class Watcher:
             and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
             <= self.cfg.same_spot * card
             and self._at_rest(tr, t, card, self.cfg.rest_s)
+            and (tr.id not in top.ids or top.left)
         ]
         if not below_tracks:
             self._below_since = None
