@@ -71,7 +71,7 @@ class Simulator:
         self.omit_rate = omit_rate  # how often optional fields (player, pass) are left out
         self.events: list[dict[str, Any]] = []
         self.dealer = self.n - 1
-        # Round state (set by deal()).
+        # Round state (set by play_round()).
         self.hands: list[list[Card]] = []
         self.draw_pile: list[Card] = []
         self.discard: list[Card] = []
@@ -84,7 +84,6 @@ class Simulator:
         self.served = False
         self.drew = False  # the player on turn drew and did not pass yet
         self.called: list[bool] = []
-        self.wd4_from: int | None = None
         self.winner: int | None = None
         self.catchable: int | None = None  # down to one card, no call, window still open
 
@@ -197,7 +196,6 @@ class Simulator:
         self.served = False
         self.drew = False
         self.called = [False] * self.n
-        self.wd4_from = None
         self.winner = None
         self.catchable = None
         self.flip()
@@ -383,7 +381,6 @@ class Simulator:
         if late_color:
             self.emit({"type": "color", "color": named})
         self.served = False
-        self.wd4_from = None
         k = len(cards)
         value = first.value
         amount = first.draw_amount * k
@@ -412,7 +409,6 @@ class Simulator:
                 self.pending += amount
                 self.pending_kind = value
                 if value == "wild-draw4" and k == 1 and self.rules.draw4_restricted:
-                    self.wd4_from = seat
                     self._maybe_challenge(seat, bluff=bluff)
 
     def _after_next_to_last(self, seat: int) -> None:
@@ -448,7 +444,6 @@ class Simulator:
                 self.pending_kind = ""
                 if rules.challenge_guilty_victim_loses_turn:
                     self.turn = self.nxt(victim)
-            self.wd4_from = None
             self.pile_check()
         elif self.mistakes and self.rng.random() < self.mistakes * 3:
             self.emit({"type": "challenge", "player": self.names[victim], "guilty": False})
@@ -457,7 +452,6 @@ class Simulator:
             self.pending_kind = ""
             self.served = True
             self.turn = self.nxt(victim)
-            self.wd4_from = None
             self.pile_check()
 
     def draw(self, seat: int, count: int) -> None:
@@ -474,7 +468,6 @@ class Simulator:
                 self.draw_pile.append(self.hands[seat].pop())
             raise _RoundOver
         self.emit(event)
-        self.wd4_from = None
         if self.pending:
             self.pending -= count
             if self.pending == 0:
