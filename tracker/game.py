@@ -507,7 +507,8 @@ class Game:
             raise _Bad("bad-field", f"'hand_size' must be a whole number 1..15, not {hand_size!r}")
         dealer_name = ev.get("dealer")
         if dealer_name is None:
-            dealer = 0 if new_match else s.next_dealer
+            # No dealer named: the first player listed plays first.
+            dealer = len(players) - 1 if new_match else s.next_dealer
         elif isinstance(dealer_name, str) and dealer_name in players:
             dealer = players.index(dealer_name)
         else:

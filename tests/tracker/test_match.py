@@ -206,3 +206,9 @@ def test_round_event_hand_size() -> None:
     v = ok(game, {"type": "round", "players": ["A", "B", "C"], "hand_size": 5})
     assert v.state["hands"] == {"A": 5, "B": 5, "C": 5}
     assert state(game)["draw_pile"] == 108 - 15
+
+
+def test_without_a_dealer_the_first_player_listed_plays_first() -> None:
+    game = Game()
+    v = ok(game, {"type": "round", "players": ["Ann", "Bob", "Cy"]})
+    assert v.state["turn"] == "Ann" and state(game)["dealer"] == "Cy"
