@@ -33,6 +33,11 @@ WINDOWS: dict[str, tuple[float, float]] = {
 }
 
 
+# Rulings only the referee's tablet knows, and how long after them the referee taps.
+REFEREE_ONLY = frozenset({"color", "pass", "uno", "catch", "challenge"})
+REFEREE_DELAY_S = 0.3
+
+
 def _kind(ev: Event) -> str | None:
     typ = ev.get("type")
     if typ in ("play", "flip"):
@@ -214,6 +219,7 @@ def replay_video(
     round_event: Event | None = None,
     realtime: bool = False,
     skip_static: bool = False,
+    referee: list[Event] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> ReplayResult:
     """Run source -> recogniser -> watcher -> tracker over a video file.
@@ -223,6 +229,11 @@ def replay_video(
     the pipeline cannot keep up with are dropped, as with a camera); otherwise every
     frame is processed in order, as fast as possible. A recogniser with a ``seek``
     method (the oracle) is told each frame's index.
+
+    ``referee`` is a timed event log (a ground truth) standing in for the referee's
+    tablet: the rulings a camera cannot see (``color``, ``pass``, ``uno``, ``catch``,
+    ``challenge``) are applied a moment after their time, and the colour named with
+    a wild or a several-card play is added to the play the watcher reports.
     """
     from tracker import Game, preset
     from vision.pipeline import TablePipeline
@@ -242,10 +253,30 @@ def replay_video(
     if on_record:
         on_record(first)
     seek = getattr(recognizer, "seek", None)
+    rulings = sorted(
+        (e for e in referee or [] if e.get("type") in REFEREE_ONLY), key=lambda e: float(e["t"])
+    )
+    named = [e for e in referee or [] if _kind(e) == "play" and e.get("color")]
+
+    def apply(ev: Event, t: float, index: int, t_emit: float | None, source: str) -> Any:
+        verdict = game.apply(ev)
+        rec: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": ev}
+        if source != "camera":
+            rec["source"] = source
+        if t_emit is not None:
+            rec["t_emit"] = round(t_emit, 3)
+        rec["verdict"] = verdict.to_json()
+        result.records.append(rec)
+        if on_record:
+            on_record(rec)
+        return verdict
 
     def handle(image: Any, t: float, index: int, clock: Callable[[], float] | None) -> None:
         if seek is not None:
             seek(index)
+        while rulings and float(rulings[0]["t"]) + REFEREE_DELAY_S <= t:
+            ruling = {k: v for k, v in rulings.pop(0).items() if k != "t"}
+            apply(ruling, t, index, None, "referee")
         res = pipe.process(image, t)
         # Real time: events are stamped with the video clock at the moment they come out.
         t_emit = clock() if clock is not None else None
@@ -253,16 +284,18 @@ def replay_video(
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)
         for ev in res.events:
-            verdict = game.apply(ev)
+            if ev.get("type") == "play" and "color" not in ev:
+                # The referee names the colour of a wild (or of several cards at once);
+                # the tablet sends it with the play.
+                lo, hi = WINDOWS["play"]
+                for e in named:
+                    if _key(e) == _key(ev) and lo <= t - float(e["t"]) <= hi:
+                        named.remove(e)
+                        ev = {**ev, "color": e["color"]}
+                        break
+            verdict = apply(ev, t, index, t_emit, "camera")
             if ev.get("type") in ("play", "flip") and not verdict.ok:
                 watcher.play_refused()
-            rec: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": ev}
-            if t_emit is not None:
-                rec["t_emit"] = round(t_emit, 3)
-            rec["verdict"] = verdict.to_json()
-            result.records.append(rec)
-            if on_record:
-                on_record(rec)
 
     start = time.perf_counter()
     if not realtime:

@@ -813,7 +813,8 @@ class OracleDetector:
             if name != "back" and self.rng.random() < self.mislabel:
                 label = str(self.rng.choice(FACES))
             jit = self.rng.normal(0, self.jitter_px, 4)
-            conf = float(self.rng.uniform(0.6, 0.98)) * min(1.0, 0.5 + vis)
+            # A partly covered card gets a lower confidence, as from a real detector.
+            conf = float(self.rng.uniform(0.75, 0.98)) * (0.5 + 0.5 * vis)
             out.append((label, conf, [float(b + j) for b, j in zip(box, jit, strict=True)]))
         return Detections.from_list(out)
 

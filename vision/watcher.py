@@ -376,12 +376,12 @@ class Watcher:
         return [self._commit(group, t, card)]
 
     def _commit(self, group: list[_Track], t: float, card: float) -> dict[str, object]:
-        # Bottom first. The top card of a fan is the one seen best: most sightings over
-        # the last second, then the highest confidence.
-        def seen(tr: _Track) -> tuple[int, float]:
+        # Bottom first. The top card of a fan is the one seen best (a covered card gets
+        # lower confidence): the mean confidence of the last second's sightings.
+        def seen(tr: _Track) -> float:
             recent = [s for s in tr.sightings if t - s.t <= 1.0]
             conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
-            return (len(recent), sum(conf) / len(conf))
+            return sum(conf) / len(conf)
 
         group.sort(key=seen)
         names = [tr.name for tr in group]

@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play at the video's frame rate, dropping frames the pipeline cannot keep up with",
     )
     parser.add_argument(
+        "--referee-from-truth",
+        action="store_true",
+        help="apply the truth log's rulings (colors, passes, UNO calls) as a referee would",
+    )
+    parser.add_argument(
         "--skip-static", action="store_true", help="reuse detections while the table is still"
     )
 
@@ -58,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if not video.is_file():
         return _fail(f"no such video file: {video}")
     truth: list[dict[str, Any]] | None = None
+    if args.referee_from_truth and not args.truth:
+        return _fail("--referee-from-truth needs --truth")
     if args.truth:
         try:
             truth = load_log(args.truth)
@@ -130,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             round_event=round_event,
             realtime=args.realtime,
             skip_static=args.skip_static,
+            referee=truth if args.referee_from_truth else None,
             on_record=emit,
         )
     except ValueError as exc:
