@@ -574,9 +574,10 @@ class Game:
             if card.value == "skip":
                 s.turn = self._next(s, first)
             elif card.value == "reverse":
-                # The dealer plays first and play goes to the right.
+                # Play goes to the right, from the dealer (or the dealer's right).
                 s.direction = -1
-                s.turn = s.dealer
+                right = self.rules.first_reverse == "right-of-dealer"
+                s.turn = self._next(s, s.dealer) if right else s.dealer
             elif card.value == "draw2":
                 s.pending = 2
                 s.pending_kind = "draw2"

@@ -36,6 +36,7 @@ class RuleError(ValueError):
 SCORING_SYSTEMS: Final = ("winner-takes", "own-points", "pairwise", "partners")
 EMPTY_PILE_CHOICES: Final = ("reshuffle", "end-round")
 FIRST_WILD_CHOICES: Final = ("first-player-names", "turn-again")
+FIRST_REVERSE_CHOICES: Final = ("dealer", "right-of-dealer")
 _CARD_VALUES: Final = frozenset(COLORED_VALUES + WILD_VALUES)
 
 
@@ -155,9 +156,18 @@ class RuleSet:
         default=True,
         metadata=_doc(
             "A Skip, Reverse or Draw Two turned up as the first card acts: Skip skips the "
-            "first player, Reverse lets the dealer play first to the right, Draw Two makes "
+            "first player, Reverse sends play to the right (`first_reverse` says who "
+            "starts), Draw Two makes "
             "the first player draw 2 and lose the turn. A Wild Draw Four is always turned "
             "back into the pile and another card turned up."
+        ),
+    )
+    first_reverse: str = field(
+        default="dealer",
+        metadata=_doc(
+            "Who plays first after a Reverse turned up first (with `first_card_actions`): "
+            "`dealer` (older printed rules), or `right-of-dealer` (newer printed rules); "
+            "either way play then goes to the right."
         ),
     )
     first_wild: str = field(
@@ -230,6 +240,10 @@ class RuleSet:
             (
                 self.first_wild in FIRST_WILD_CHOICES,
                 f"first_wild must be one of {FIRST_WILD_CHOICES}",
+            ),
+            (
+                self.first_reverse in FIRST_REVERSE_CHOICES,
+                f"first_reverse must be one of {FIRST_REVERSE_CHOICES}",
             ),
             (1 <= self.hand_size <= 15, "hand_size must be 1..15"),
             (self.target_score is None or self.target_score > 0, "target_score must be > 0"),

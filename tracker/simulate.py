@@ -241,7 +241,10 @@ class Simulator:
                 self.turn = self.nxt(first)
             elif card.value == "reverse":
                 self.direction = -1
-                self.turn = self.dealer
+                if self.rules.first_reverse == "right-of-dealer":
+                    self.turn = self.nxt(self.dealer)
+                else:
+                    self.turn = self.dealer
             elif card.value == "draw2":
                 self.pending = 2
                 self.pending_kind = "draw2"

@@ -72,3 +72,9 @@ def test_no_play_before_the_starter() -> None:
     game = deal(flip=None)
     v = play(game, "red-1")
     assert v.codes == ["bad-event"] and v.alerts[0].params["reason"] == "need-flip"
+
+
+def test_reverse_turned_up_can_let_the_dealers_right_play_first() -> None:
+    game = deal(flip="blue-reverse", first_reverse="right-of-dealer")
+    s = state(game)
+    assert (s["turn"], s["direction"]) == ("Cy", "counterclockwise")

@@ -135,6 +135,7 @@ toggled_rules = st.builds(
             "follow_color_after_penalty": st.booleans(),
             "first_wild": st.sampled_from(["first-player-names", "turn-again"]),
             "first_card_actions": st.booleans(),
+            "first_reverse": st.sampled_from(["dealer", "right-of-dealer"]),
             "reverse_skips_two_players": st.booleans(),
             "challenge_guilty_victim_loses_turn": st.booleans(),
             "draw4_restricted": st.booleans(),
