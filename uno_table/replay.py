@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,6 +149,7 @@ def score(derived: list[dict[str, Any]], truth: list[Event]) -> dict[str, Any]:
         if gk == "play":
             lat.append((te - gt) * 1000.0)
     all_seats = seats["play"] + seats["draw"]
+    out["seats"] = {"n": len(all_seats), "correct": sum(all_seats)}
     out["seat_accuracy"] = round(sum(all_seats) / len(all_seats), 4) if all_seats else 1.0
     out["seat_accuracy_play"] = (
         round(sum(seats["play"]) / len(seats["play"]), 4) if seats["play"] else 1.0
@@ -162,25 +163,6 @@ def score(derived: list[dict[str, Any]], truth: list[Event]) -> dict[str, Any]:
         "p90": round(_pct(lat, 0.9), 1) if lat else None,
         "max": round(max(lat), 1) if lat else None,
     }
-    return out
-
-
-def merge_scores(scores: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Pool :func:`score` results of several videos (counts add up, latencies re-pooled
-    approximately by their medians weighted by count)."""
-    scores = list(scores)
-    out: dict[str, Any] = {}
-    for k in WINDOWS:
-        n_g = sum(s[k]["truth"] for s in scores)
-        n_d = sum(s[k]["derived"] for s in scores)
-        hit = sum(s[k]["matched"] for s in scores)
-        out[k] = {
-            "truth": n_g,
-            "derived": n_d,
-            "matched": hit,
-            "precision": round(hit / n_d, 4) if n_d else 1.0,
-            "recall": round(hit / n_g, 4) if n_g else 1.0,
-        }
     return out
 
 
