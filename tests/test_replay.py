@@ -44,6 +44,7 @@ def test_replay_prints_events_verdicts_and_metrics(video: Path) -> None:
             truth,
             "--rules",
             "house",
+            "--referee-from-truth",
         ],
         capture_output=True,
         text=True,
@@ -58,6 +59,8 @@ def test_replay_prints_events_verdicts_and_metrics(video: Path) -> None:
     for rec in records:
         assert set(rec) >= {"t", "frame", "event", "verdict"}
         assert set(rec["verdict"]) >= {"seq", "ok", "alerts", "state"}
+    camera = [r for r in records if r.get("source") != "referee"]
+    assert all(r["verdict"]["ok"] for r in camera), "a legal game, seen right, is all legal"
     m = tail["metrics"]
     assert m["play"]["recall"] >= 0.9 and m["play"]["precision"] >= 0.9
     assert m["seat_accuracy"] >= 0.9

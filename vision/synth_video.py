@@ -49,7 +49,7 @@ Event = dict[str, Any]
 
 DEFAULT_PLAYERS: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")
 _HAND_ID = 65535
-DEMO_VERSION = "1"  # bump to re-render cached demo videos after a renderer change
+DEMO_VERSION = "2"  # bump to re-render cached demo videos after a renderer change
 
 # ---------------------------------------------------------------------------- scripts
 
@@ -828,7 +828,7 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("UNO_TABLE_CACHE") or PROJECT_ROOT / ".cache") / "demo"
 
 
-def ensure_demo_video(turns: int = 36, seed: int = 2024) -> DemoVideo:
+def ensure_demo_video(turns: int = 30, seed: int = 2024) -> DemoVideo:
     """The demo video, rendered into ``.cache/demo/`` on first use (some seconds).
 
     >>> demo = ensure_demo_video()               # doctest: +SKIP
@@ -841,6 +841,7 @@ def ensure_demo_video(turns: int = 36, seed: int = 2024) -> DemoVideo:
     layout = path.with_name(path.name + ".layout.json")
     players = list(DEFAULT_PLAYERS)
     if not (path.exists() and truth.exists() and layout.exists()):
-        log = script_game(np.random.default_rng(seed), players, turns)
+        # A legal game under the official rules (the demo's default), one take-back.
+        log = simulated_game(seed, len(players), "official", turns, retract_prob=0.05)
         render_video(log, path, seed=seed)
     return DemoVideo(path, truth, players, layout)

@@ -204,6 +204,21 @@ def test_taking_the_card_back_is_an_undo() -> None:
     assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
 
 
+def test_taking_back_the_second_copy_of_a_face_is_an_undo() -> None:
+    table = started("green-4")
+    table.bring(["red-4"], SEAT_EDGE["Bob"])
+    table.still(20)
+    table.bring(["red-4"], SEAT_EDGE["Cy"], (326.0, 236.0))
+    table.still(20)
+    table.take_back(SEAT_EDGE["Cy"])
+    table.still(30)
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "card": "red-4", "player": "Bob"},
+        {"type": "play", "card": "red-4", "player": "Cy"},
+        {"type": "undo"},
+    ]
+
+
 def test_taking_back_a_refused_play_is_no_undo() -> None:
     table = started("blue-5")
     table.bring(["red-7"], SEAT_EDGE["Ann"])
