@@ -332,8 +332,12 @@ def _rounded_rect(mask: Image, x0: int, y0: int, x1: int, y1: int, r: int, value
 
 
 def _paint(canvas: Image, mask: Image, color: tuple[int, int, int]) -> None:
-    a = (mask.astype(np.float32) / 255)[..., None]
-    canvas[..., :3] = (canvas[..., :3] * (1 - a) + np.float32(color) * a).astype(np.uint8)
+    x, y, w, h = cv2.boundingRect(mask)  # blend only where the mask is set
+    if w == 0 or h == 0:
+        return
+    roi = canvas[y : y + h, x : x + w]
+    a = (mask[y : y + h, x : x + w].astype(np.float32) / 255)[..., None]
+    roi[..., :3] = (roi[..., :3] * (1 - a) + np.float32(color) * a).astype(np.uint8)
 
 
 # ----------------------------------------------------------------------------- faces

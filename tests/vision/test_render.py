@@ -1,0 +1,132 @@
+"""The synthetic renderer: faces, tables, hands, scenes and the YOLO dataset writers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.render import CARDS, EDITIONS, FACES, draw_hand, render_card, render_table
+from vision.render.dataset import (
+    order_card_corners,
+    rect_corners,
+    write_classifier_dataset,
+    write_detection_dataset,
+)
+from vision.render.scene import compose_scene
+from vision.render.table import KINDS
+
+
+def test_there_are_54_faces_and_a_back() -> None:
+    assert len(FACES) == 54 and len(set(FACES)) == 54
+    assert CARDS[-1] == "back" and "wild-draw4" in FACES and "blue-draw2" in FACES
+
+
+@pytest.mark.parametrize("card", CARDS)
+def test_every_card_renders_with_transparent_corners(card: str) -> None:
+    img = render_card(card, width=60)
+    assert img.shape == (90, 60, 4) and img.dtype == np.uint8
+    assert img[0, 0, 3] == 0 and img[-1, -1, 3] == 0  # rounded corners
+    assert (img[10:-10, 10:-10, 3] == 255).all()  # opaque inside
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_editions_differ_and_are_deterministic_without_rng(edition: str) -> None:
+    a = render_card("green-reverse", edition=edition, width=80)
+    b = render_card("green-reverse", edition=edition, width=80)
+    assert np.array_equal(a, b)
+    other = render_card("green-reverse", edition="flat" if edition != "flat" else "2018", width=80)
+    assert not np.array_equal(a, other)
+
+
+def test_card_colours_are_right() -> None:
+    import cv2
+
+    # The coloured band just inside the white edge carries the card colour (OpenCV hue).
+    hues = {"red": (170, 181), "yellow": (20, 35), "green": (45, 80), "blue": (95, 125)}
+    for color, (lo, hi) in hues.items():
+        img = render_card(f"{color}-5", width=100)
+        band = img[30:120, 8:12, :3].reshape(-1, 3).mean(axis=0).astype(np.uint8)
+        hue = int(cv2.cvtColor(band.reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0, 0])
+        hue = hue + 180 if color == "red" and hue < 10 else hue
+        assert lo <= hue <= hi, (color, hue)
+    wild = render_card("wild", width=100)
+    assert wild[30:120, 8:12, :3].mean() < 60  # black card
+
+
+def test_random_variation_changes_the_face() -> None:
+    rng = np.random.default_rng(0)
+    a = render_card("red-3", rng=rng, edition="2018")
+    b = render_card("red-3", rng=rng, edition="2018")
+    assert a.shape == b.shape and not np.array_equal(a, b)
+
+
+def test_bad_names_and_editions_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown card"):
+        render_card("purple-3")
+    with pytest.raises(ValueError, match="unknown edition"):
+        render_card("red-3", edition="1971")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tables(kind: str) -> None:
+    t = render_table(60, 80, np.random.default_rng(1), kind)
+    assert t.shape == (60, 80, 3) and t.dtype == np.uint8 and t.std() > 1
+
+
+def test_hand_paints_from_the_edge_to_the_tip() -> None:
+    canvas = np.zeros((200, 200, 3), np.uint8)
+    draw_hand(canvas, (100, 100), (200, 180), np.random.default_rng(2), 14)
+    painted = canvas.any(axis=2)
+    assert painted[100, 100] and painted[175, 190]
+    assert not painted[20, 20]
+
+
+def test_scene_reports_cards_and_visibility() -> None:
+    rng = np.random.default_rng(5)
+    scene = compose_scene(rng, cards=["red-1", "blue-2", "back"], size=(240, 320))
+    assert scene.image.shape == (240, 320, 3)
+    assert [c.card for c in scene.cards] == ["red-1", "blue-2", "back"]
+    for c in scene.cards:
+        assert c.corners.shape == (4, 2) and 0.0 <= c.visible <= 1.0
+    # The last card is drawn last: nothing covers it but hands.
+    assert scene.cards[-1].visible > 0.3 or scene.cards[-1].xyxy[0] < 0
+
+
+def test_corner_ordering_makes_portrait_cards() -> None:
+    pts = np.float32([(10, 10), (70, 10), (70, 100), (10, 100)])
+    for shift in range(4):
+        out = order_card_corners(np.roll(pts, shift, axis=0))
+        assert np.linalg.norm(out[1] - out[0]) < np.linalg.norm(out[2] - out[1])
+        assert out[0, 1] + out[1, 1] <= out[2, 1] + out[3, 1]
+    # A landscape card becomes portrait too.
+    land = np.float32([(0, 0), (90, 0), (90, 60), (0, 60)])
+    r = rect_corners(land)
+    assert np.linalg.norm(r[1] - r[0]) == pytest.approx(60, abs=1)
+
+
+def test_detection_dataset_is_in_obb_format(tmp_path: Path) -> None:
+    yaml_path = write_detection_dataset(tmp_path, n_train=3, n_val=1, size=(96, 128), seed=4)
+    text = yaml_path.read_text()
+    assert "names:" in text and "0: card" in text and "1: back" in text
+    labels = sorted((tmp_path / "labels" / "train").glob("*.txt"))
+    assert len(labels) == 3 and len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 3
+    rows = [line.split() for f in labels for line in f.read_text().splitlines()]
+    assert rows, "some card must be labelled"
+    for row in rows:
+        assert row[0] in ("0", "1") and len(row) == 9
+        assert all(0.0 <= float(v) <= 1.0 for v in row[1:])
+
+
+def test_classifier_dataset_has_a_folder_per_face(tmp_path: Path) -> None:
+    faces = ("red-7", "wild", "blue-skip")
+    write_classifier_dataset(tmp_path, n_train=2, n_val=1, seed=3, crop=32, faces=faces)
+    for split, n in (("train", 2), ("val", 1)):
+        assert sorted(p.name for p in (tmp_path / split).iterdir()) == sorted(faces)
+        for f in faces:
+            crops = list((tmp_path / split / f).glob("*.jpg"))
+            assert len(crops) == n
+            img = cv2.imread(str(crops[0]))
+            assert img is not None and img.shape == (32, 32, 3)
