@@ -91,6 +91,35 @@ def test_video_to_stored_events_and_live_pages(video: RenderResult, tmp_path: Pa
     assert runner.frames_processed == video.frames
 
 
+def test_scripted_rulings_complete_the_game(video: RenderResult, tmp_path: Path) -> None:
+    """With the referee's rulings (here: the pass) the followed game is the true one."""
+    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
+    app, runner = build_app(
+        source=str(video.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        layout=str(video.layout_path),
+        realtime=False,
+        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+        referee_script=video.truth[1:],
+        opening=[opening],
+    )
+    assert runner is not None
+    wait_until_done(runner)
+    store = Store.open(app.config["DATABASE"])
+    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    rulings = [s.event for s in stored if s.source == "referee"]
+    assert rulings == [
+        {k: v for k, v in e.items() if k != "t"} for e in video.truth if e["type"] == "pass"
+    ]
+    assert all(s.verdict["ok"] for s in stored)
+    truth = [{k: v for k, v in e.items() if k != "t"} for e in video.truth]
+    true_game, _ = Game.replay(truth, preset("official"))
+    assert app.test_client().get("/api/state").json["game"] == true_game.state_json()
+
+
 def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Path) -> None:
     """When the tracker refuses the camera's plays, taking those cards back is no undo."""
     opening = {k: v for k, v in video.truth[0].items() if k != "t"}
@@ -228,11 +257,12 @@ def test_demo_serves_at_once(tmp_path: Path) -> None:
         url = read_until(proc, "Spectators", 60)
         with urllib.request.urlopen(url + "healthz", timeout=20) as response:
             health: dict[str, Any] = json.loads(response.read())
-        assert health["camera"]["state"] in ("starting", "ok")
+        assert health["camera"]["state"] == "starting"  # still rendering its video
         with urllib.request.urlopen(url + "api/state", timeout=20) as response:
             state = json.loads(response.read())
-        assert state["game"]["players"] == ["Ann", "Bob", "Cy", "Dee"]
-        assert state["game"]["in_round"] is True
+        assert state["match"]["players"] == ["Ann", "Bob", "Cy", "Dee"]
+        assert state["game"]["in_round"] is False  # dealt once the video is ready
+        assert state["match"]["id"] == 1
     finally:
         proc.kill()
         proc.wait(10)

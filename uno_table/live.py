@@ -35,6 +35,53 @@ BOX_COLORS = {
 DARK_BOXES = (BOX_COLORS["red"], BOX_COLORS["green"], BOX_COLORS["blue"])  # white text on
 
 
+class ScriptedReferee:
+    """The referee's rulings from a timed event log, for a recorded game (the demo).
+
+    A camera cannot see a named color, a pass, an UNO call, a catch or a challenge; at
+    a real table the referee taps them in. For a video whose true log is known, this
+    plays those rulings at their time (plus a referee's reaction time) and adds the
+    named color to the camera's play of a wild.
+
+    >>> ref = ScriptedReferee([{"t": 1.0, "type": "pass", "player": "Ann"},
+    ...                        {"t": 2.0, "type": "play", "card": "wild", "color": "red"}])
+    >>> ref.due(1.0), ref.due(1.5)
+    ([], [{'type': 'pass', 'player': 'Ann'}])
+    >>> ref.with_color({"type": "play", "card": "wild", "player": "Bob"}, 2.4)["color"]
+    'red'
+    """
+
+    RULINGS = frozenset({"color", "pass", "uno", "catch", "challenge"})
+    DELAY_S = 0.3  # a referee taps a moment after it happens
+    WINDOW_S = (-0.3, 1.0)  # where the camera's play may fall around the true one
+
+    def __init__(self, log: list[dict[str, Any]]) -> None:
+        timed = [e for e in log if isinstance(e.get("t"), int | float)]
+        self.rulings = sorted(
+            (e for e in timed if e.get("type") in self.RULINGS), key=lambda e: float(e["t"])
+        )
+        self.named = [e for e in timed if e.get("type") == "play" and e.get("color")]
+
+    def due(self, t: float) -> list[dict[str, Any]]:
+        """Rulings whose time has come by video time ``t``, without their ``t``."""
+        out = []
+        while self.rulings and float(self.rulings[0]["t"]) + self.DELAY_S <= t:
+            out.append({k: v for k, v in self.rulings.pop(0).items() if k != "t"})
+        return out
+
+    def with_color(self, event: dict[str, Any], t: float) -> dict[str, Any]:
+        """The camera's play, with the color the referee named for it, if any."""
+        if event.get("type") != "play" or "color" in event:
+            return event
+        cards = sorted(event.get("cards") or [event.get("card")])
+        lo, hi = self.WINDOW_S
+        for e in self.named:
+            if sorted(e.get("cards") or [e.get("card")]) == cards and lo <= t - e["t"] <= hi:
+                self.named.remove(e)
+                return {**event, "color": e["color"]}
+        return event
+
+
 class LiveRunner:
     """Reads frames, recognises cards, turns them into events and submits them.
 
@@ -56,12 +103,14 @@ class LiveRunner:
         recognizer: Any = None,
         prepare: Callable[[LiveRunner], None] | None = None,
         models_dir: str | Path | None = None,
+        referee_script: list[dict[str, Any]] | None = None,
         jpeg_quality: int = 75,
         max_width: int = 960,
     ) -> None:
         self.source_spec = source
         self.prepare = prepare
         self.models_dir = models_dir
+        self.referee_script = referee_script
         self.realtime = realtime
         self.recognizer = recognizer
         self.players = list(players)
@@ -196,6 +245,12 @@ class LiveRunner:
         pipeline = None
         layout = None
         last_index = -1
+        # Scripted rulings only make sense alongside the camera's plays.
+        script = (
+            ScriptedReferee(self.referee_script)
+            if recognizer is not None and self.referee_script
+            else None
+        )
         while not self._stop.is_set():
             frame = source.next_frame(last_index, timeout=0.5)
             if frame is None:
@@ -210,9 +265,13 @@ class LiveRunner:
                     layout, pipeline = self._make_pipeline(recognizer, image)
                 if hasattr(recognizer, "seek"):  # a recogniser that reads per-frame truth
                     recognizer.seek(frame.index)
+                for ruling in script.due(frame.t) if script else []:
+                    self._submit_ruling(ruling)
                 result = self._recognise(pipeline, image, frame.t)
                 if result is not None:
                     for event in result.events:
+                        if script is not None:
+                            event = script.with_color(event, frame.t)
                         self._submit_vision(event, pipeline.watcher)
                     self._update_seat_cards(result.detections, layout)
                 self._drain_notes(pipeline.watcher)
@@ -279,6 +338,14 @@ class LiveRunner:
         self.events_submitted += 1
         if event.get("type") == "play" and not verdict.get("ok") and watcher is not None:
             watcher.play_refused()
+
+    def _submit_ruling(self, event: dict[str, Any]) -> None:
+        if self.submit is None:
+            return
+        try:
+            self.submit(dict(event), "referee")
+        except Exception as exc:
+            self._set(available=True, message=f"could not submit a ruling: {exc}")
 
     def _drain_notes(self, watcher: Any) -> None:
         """Tell the watcher about the referee's rulings: a new round empties the pile."""
@@ -390,6 +457,7 @@ def build_app(
     recognizer: Any = None,
     prepare: Callable[[LiveRunner], None] | None = None,
     models_dir: str | None = None,
+    referee_script: list[dict[str, Any]] | None = None,
     video_fps: float = 15.0,
     opening: list[dict[str, Any]] | None = None,
 ) -> tuple[Any, LiveRunner | None]:
@@ -412,6 +480,7 @@ def build_app(
             recognizer=recognizer,
             prepare=prepare,
             models_dir=models_dir,
+            referee_script=referee_script,
         )
     )
     app = create_app(

@@ -5,7 +5,9 @@ Example:
   uno-table demo --port 8080 --host 0.0.0.0   # reachable from a tablet on the LAN
 
 Each run starts a fresh match in --db (default: runs/demo.db). The server is up at
-once; the first run renders the demo video in the background (about a minute).
+once; the first run renders the demo video in the background (about a minute). The
+camera's plays come from the recogniser; the rulings a camera cannot see (a wild's
+color, a pass, an UNO call) are tapped in from the game's script, as a referee would.
 Without the trained model the video still plays and the page says that recognition
 is unavailable.
 """
@@ -13,7 +15,9 @@ is unavailable.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,9 +49,15 @@ def run(args: argparse.Namespace) -> int:
         runner.source_spec = str(demo.path)
         if demo.layout_path is not None:
             runner.layout_path = str(demo.layout_path)
+        truth = [json.loads(line) for line in Path(demo.truth_path).read_text().splitlines()]
+        # The deal and the rulings a camera cannot see (named colors, passes, UNO
+        # calls) come from the game's script, as the referee would tap them in.
+        opening = {k: v for k, v in truth[0].items() if k != "t"}
+        if opening.get("type") == "round" and runner.submit is not None:
+            runner.players = list(opening.get("players") or runner.players)
+            runner.submit(opening, "referee")
+        runner.referee_script = truth[1:]
 
-    # The deal is not something a camera sees: the demo's script deals from seat 0.
-    opening = {"type": "round", "players": players, "dealer": players[0]}
     app, runner = build_app(
         source="demo",
         players=players,
@@ -58,7 +68,6 @@ def run(args: argparse.Namespace) -> int:
         loop=args.loop,
         prepare=prepare,
         models_dir=args.models,
-        opening=[opening],
     )
     try:
         return serve(app, args.host, args.port, banner="Demo: a rendered game of UNO")
