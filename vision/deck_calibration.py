@@ -195,3 +195,35 @@ def calibrate(
     if not protos:
         raise ValueError("no usable photo: calibration needs at least one card photo")
     return DeckCalibration(tuple(names), np.stack(protos).astype(np.float32), weight), problems
+
+
+def add_real_detection_images(
+    real_root: Path, det_dir: Path, models_dir: Path, *, min_conf: float = 0.5
+) -> int:
+    """Pseudo-label the training part of ``real_root`` for the detector.
+
+    Each photo shows one card: the detector in ``models_dir`` proposes its box, kept
+    when confident, and the photo is copied to ``det_dir/images/train`` with an OBB
+    label (class ``card``). Returns the number of photos labelled. Held-out photos
+    are never touched.
+    """
+    finder = CardFinder.load(models_dir, conf=min_conf)
+    img_dir = det_dir / "images" / "train"
+    lbl_dir = det_dir / "labels" / "train"
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lbl_dir.mkdir(parents=True, exist_ok=True)
+    added = 0
+    for paths in list_photos(real_root, "train").values():
+        for p in paths:
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
+            quad = best_face(finder, img)
+            if quad is None:
+                continue
+            h, w = img.shape[:2]
+            pts = np.clip(quad / np.float32([w, h]), 0.0, 1.0).reshape(-1)
+            cv2.imwrite(str(img_dir / f"{p.stem}.jpg"), img)
+            (lbl_dir / f"{p.stem}.txt").write_text("0 " + " ".join(f"{v:.5f}" for v in pts) + "\n")
+            added += 1
+    return added

@@ -48,10 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--real-cards",
         type=Path,
         default=None,
-        help="real photos, a folder per face: their training part is added to the classifier",
+        help="real photos, a folder per face: their training part is cropped into the "
+        "classifier set and pseudo-labelled into the detector set (with the detector in --out)",
     )
     parser.add_argument("--real-repeat", type=int, default=3, help="copies of each real crop")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--lr0", type=float, default=None, help="initial learning rate")
 
 
 def _log(msg: str) -> None:
@@ -103,8 +105,24 @@ def run(args: argparse.Namespace) -> int:
         )
 
     if "detector" in stages:
+        if args.real_cards is not None and (out / "detector.onnx").exists():
+            from vision.deck_calibration import add_real_detection_images
+
+            real_dir = args.data / "detector-real"
+            n = add_real_detection_images(args.real_cards, real_dir, out)
+            _log(f"pseudo-labelled {n} real photos (training part only) into {real_dir}")
+            combined = args.data / "detector-with-real.yaml"
+            text = det_yaml.read_text().replace(
+                "train: images/train",
+                f"train:\n  - {(det_dir / 'images' / 'train').resolve()}\n"
+                f"  - {(real_dir / 'images' / 'train').resolve()}",
+            )
+            combined.write_text(text)
+            det_yaml = combined
         t0 = time.time()
-        extra = {"time": args.det_hours} if args.det_hours else {}
+        extra: dict[str, float] = {"time": args.det_hours} if args.det_hours else {}
+        if args.lr0 is not None:
+            extra.update(lr0=args.lr0, warmup_epochs=0.0)
         best = train_detector(
             det_yaml,
             args.runs,
@@ -142,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
             _log(f"added {n} real-photo crops (training part only) to {cls_dir}")
         t0 = time.time()
         extra = {"time": args.cls_hours} if args.cls_hours else {}
+        if args.lr0 is not None:
+            extra.update(lr0=args.lr0, warmup_epochs=0.0)
         best = train_classifier(
             cls_dir,
             args.runs,
