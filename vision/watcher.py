@@ -299,13 +299,21 @@ class Watcher:
         return False
 
     # ------------------------------------------------------------------ plays
-    def _near_pile_card(self, tr: _Track, card: float, depth: int = 60) -> _PileEntry | None:
-        """The pile entry whose card with this face rests where ``tr`` is, if any."""
+    def _near_pile_card(
+        self, tr: _Track, card: float, reach: float | None = None, depth: int = 60
+    ) -> _PileEntry | None:
+        """The pile entry whose card with this face rests where ``tr`` is, if any.
+
+        ``reach`` (in card lengths) is how far from its resting place the card may be
+        seen: a card mostly buried under others shows only a corner, whose box
+        centre lies well off the card's own.
+        """
         name = tr.name
         x, y = tr.xy
+        lim = (self.cfg.same_spot if reach is None else reach) * card
         for entry in reversed(self._pile[-depth:]):
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
-                if c == name and math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card:
+                if c == name and math.hypot(x - sx, y - sy) <= lim:
                     return entry
         return None
 
@@ -323,7 +331,7 @@ class Watcher:
                 fx, fy = tr.first_xy
                 sx, sy = top.spots[-1]
                 return tr.was_outside_discard or math.hypot(fx - sx, fy - sy) > 0.9 * card
-            if not arrived and self._near_pile_card(tr, card) is not None:
+            if not arrived and self._near_pile_card(tr, card, reach=0.9) is not None:
                 return False  # a pile card seen again (uncovered, or re-detected)
             if not arrived and name in top.cards:
                 return False

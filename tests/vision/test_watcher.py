@@ -274,6 +274,18 @@ def test_misread_during_flight_does_not_split_the_card() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "red-7", "player": "Bob"}]
 
 
+def test_buried_cards_showing_a_corner_make_no_events() -> None:
+    # A recogniser may box the visible corner of a card under the top one: its box
+    # centre lies well off the card's own.
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(10)
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    corners = [det("red-5", 350.0, 262.0, 0.6), det("red-7", 290.0, 215.0, 0.5)]
+    table.still(60, extra=corners)
+    assert [e.get("card") for e in kinds(feed(table))] == ["red-5", "red-7", "blue-7"]
+
+
 def test_weak_detections_are_ignored() -> None:
     table = started("red-5")
     weak = [("blue-2", 0.1, (300.0, 200.0, 350.0, 276.0))]
