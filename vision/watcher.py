@@ -229,6 +229,8 @@ class Watcher:
                     continue  # cards are not turned over in flight: a back stays a back
                 if tr.played and name != tr.name:
                     continue  # a card on the pile keeps its face; another face is another card
+                if name != tr.name and not moving and d > 0.35 * card:
+                    continue  # another face, elsewhere: another card, not a misreading
                 cost = d / card
                 if name != tr.name:
                     cost += 0.35  # prefer the same face; still allow a flicker
@@ -363,11 +365,19 @@ class Watcher:
             if tr.pending_since is None
             and not tr.played
             and tr.name != BACK
-            and t - tr.last_t <= 0.15
-            and len(tr.sightings) >= 2
+            and t - tr.last_t <= 0.3
             and tr.first_t >= first - 1.5
             and zone.contains(*tr.xy, margin=0.5 * card)
-            and self._near_pile_card(tr, card) is None
+            and (
+                tr.was_outside_discard
+                or tr.max_travel >= 0.2 * card  # it came in with the others
+                or (  # or it showed up as they landed, clearly, and is no pile card
+                    tr.first_t >= first - 0.6
+                    and len(tr.sightings) >= 2
+                    and tr.name_share() >= 0.7
+                    and self._near_pile_card(tr, card, reach=0.9) is None
+                )
+            )
         ]
         for tr in companions:
             if (
