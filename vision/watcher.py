@@ -368,9 +368,10 @@ class Watcher:
             and t - tr.last_t <= 0.3
             and tr.first_t >= first - 1.5
             and zone.contains(*tr.xy, margin=0.5 * card)
+            and tr.name_share() >= 0.6  # not a string of misreadings of a pile card
             and (
                 tr.was_outside_discard
-                or tr.max_travel >= 0.2 * card  # it came in with the others
+                or tr.max_travel >= 0.3 * card  # it came in with the others
                 or (  # or it showed up as they landed, clearly, and is no pile card
                     tr.first_t >= first - 0.6
                     and len(tr.sightings) >= 2
