@@ -333,8 +333,10 @@ class Watcher:
                 fx, fy = tr.first_xy
                 sx, sy = top.spots[-1]
                 return tr.was_outside_discard or math.hypot(fx - sx, fy - sy) > 0.9 * card
-            if not arrived and self._near_pile_card(tr, card, reach=0.9) is not None:
-                return False  # a pile card seen again (uncovered, or re-detected)
+            if not tr.was_outside_discard and self._near_pile_card(tr, card, reach=0.9):
+                # A pile card seen again (uncovered, re-detected, or pushed about by
+                # the card put on it): it never came from outside the pile.
+                return False
             if not arrived and name in top.cards:
                 return False
         if arrived:
