@@ -501,7 +501,10 @@ class Watcher:
                 continue
             if not zone.contains(*tr.xy, margin=0.2 * card) and (
                 tr.id in top.ids
-                or (tr.first_in_discard and tr.name in top.cards and tr.first_t >= top.t)
+                or (
+                    tr.name in top.cards
+                    and (tr.played or (tr.first_in_discard and tr.first_t >= top.t))
+                )
             ):
                 top.left = True  # one of its cards was seen carried away
         for tr in self._tracks:
