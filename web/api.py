@@ -105,13 +105,14 @@ def state() -> Response:
 
 @bp.get("/events")
 def events() -> Response:
-    """Stored events with their verdicts, ``?after=N`` for those after number N."""
-    try:
-        after = int(request.args.get("after", "0"))
-    except ValueError:
-        after = 0
+    """Stored events with their verdicts: ``?after=N`` those after number N, ``?limit=K``
+    only the last K of them."""
+    after = request.args.get("after", 0, type=int)
+    limit = request.args.get("limit", 0, type=int)
     service = _service()
     rows = get_db().stored_events(service.match.id, after=after)
+    if limit > 0:
+        rows = rows[-limit:]
     return jsonify(
         {
             "match": service.match.id,

@@ -188,6 +188,7 @@ def test_events_history(client: FlaskClient) -> None:
     assert body["events"][1]["verdict"]["ok"] is True
     assert [e["n"] for e in client.get("/api/events?after=1").json["events"]] == [2]
     assert len(client.get("/api/events?after=oops").json["events"]) == 2
+    assert [e["n"] for e in client.get("/api/events?limit=1").json["events"]] == [2]
 
 
 def test_unknown_api_path_and_method_answer_json(client: FlaskClient) -> None:

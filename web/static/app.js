@@ -301,7 +301,7 @@
 
   async function refreshLog() {
     try {
-      const res = await fetch("/api/events");
+      const res = await fetch("/api/events?limit=50");
       const body = await res.json();
       ui.log = body.events.slice(-50);
       renderLog();
