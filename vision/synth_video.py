@@ -49,7 +49,7 @@ Event = dict[str, Any]
 
 DEFAULT_PLAYERS: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")
 _HAND_ID = 65535
-DEMO_VERSION = "2"  # bump to re-render cached demo videos after a renderer change
+DEMO_VERSION = "3"  # bump to re-render cached demo videos after a renderer change
 
 # ---------------------------------------------------------------------------- scripts
 
@@ -193,8 +193,9 @@ def simulated_game(
 
 
 def _ease_out(u: float) -> float:
+    """A card slid onto the pile: even deceleration (friction), still at ``u`` = 1."""
     u = min(1.0, max(0.0, u))
-    return 1.0 - (1.0 - u) ** 3
+    return 1.0 - (1.0 - u) ** 2
 
 
 def _ease_in_out(u: float) -> float:

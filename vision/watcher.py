@@ -50,7 +50,7 @@ class WatcherConfig:
     """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
 
     rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
-    still: float = 0.07  # "still" = moves less than this between sightings
+    still: float = 0.05  # "still" = all sightings over rest_s within this distance
     lost_s: float = 0.45  # a track unseen this long is gone
     match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
     min_confidence: float = 0.25  # ignore weaker detections
@@ -260,7 +260,7 @@ class Watcher:
             first_t=t,
             first_xy=(cx, cy),
             first_in_discard=self.layout.discard.contains(cx, cy),
-            first_in_draw=self.layout.draw.contains(cx, cy, margin=0.3 * self.layout.card_px),
+            first_in_draw=self.layout.draw.contains(cx, cy, margin=0.8 * self.layout.card_px),
             votes=deque(maxlen=self.cfg.votes),
         )
         tr.was_outside_discard = not tr.first_in_discard
