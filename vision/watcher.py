@@ -373,12 +373,12 @@ class Watcher:
             and tr.name_share() >= 0.6  # not a string of misreadings of a pile card
             and (
                 tr.was_outside_discard
-                or tr.max_travel >= 0.3 * card  # it came in with the others
-                or (  # or it showed up as they landed, clearly, and is no pile card
-                    tr.first_t >= first - 0.6
-                    and len(tr.sightings) >= 2
-                    and tr.name_share() >= 0.7
-                    and self._near_pile_card(tr, card, reach=0.9) is None
+                or (
+                    self._near_pile_card(tr, card, reach=0.9) is None  # not a pile card
+                    and (
+                        tr.max_travel >= 0.3 * card  # it came in with the others
+                        or (tr.first_t >= first - 0.6 and len(tr.sightings) >= 2)
+                    )
                 )
             )
         ]
