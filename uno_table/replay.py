@@ -301,7 +301,12 @@ def replay_video(
                 last = f.index
                 result.frames = f.index + 1
                 result.lag_s.append(now - offset - f.t)
-                handle(f.image, f.t, f.index, lambda off=offset: time.perf_counter() - off)
+                base = offset
+
+                def clock(off: float = base) -> float:
+                    return time.perf_counter() - off
+
+                handle(f.image, f.t, f.index, clock)
         finally:
             src.stop()
     result.errors = pipe.errors

@@ -426,7 +426,7 @@ def read_video(path: str | Path) -> Iterator[Frame]:
             ok, img = cap.read()
             if not ok or img is None:
                 break
-            yield Frame(img, i / fps, i)
+            yield Frame(np.asarray(img, dtype=np.uint8), i / fps, i)
             i += 1
         if i == 0:
             raise ValueError(f"no frames could be read from {p}")

@@ -459,8 +459,8 @@ class _Renderer:
             lut[:, 0, c] = np.clip(ramp * light[c], 0, 255).astype(np.uint8)
         img = cv2.LUT(canvas, lut)
         dx, dy = shake
-        m = np.float32([[1, 0, dx], [0, 1, dy]])
-        img = cv2.warpAffine(img, m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT)
+        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        img = cv2.warpAffine(np.asarray(img), m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT)
         noise = self.noise[frame_index % len(self.noise)]
         img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
         truth: list[tuple[str, float, tuple[float, float, float, float]]] = []
