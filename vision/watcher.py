@@ -218,7 +218,9 @@ class Watcher:
             # Predicted position; damped, as cards slow down before they land.
             px, py = px + 0.6 * tr.vx * dt, py + 0.6 * tr.vy * dt
             speed = math.hypot(tr.vx, tr.vy)
-            gate = self.cfg.match_gate * card + speed * dt
+            # Farther the longer unseen: at a low frame rate a card moves a lot between
+            # two looks, even one whose speed is not known yet.
+            gate = (self.cfg.match_gate + 4.0 * min(dt, 0.25)) * card + speed * dt
             moving = speed > self.cfg.still * card / 0.1
             for di, (name, _conf, box) in enumerate(dets):
                 cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -452,7 +454,7 @@ class Watcher:
         draw = self.layout.draw
         dcx, dcy = draw.center
         for tr in self._tracks:
-            if tr.drawn or not tr.first_in_draw or tr.name != BACK:
+            if tr.drawn or tr.name != BACK or not (tr.first_in_draw or self._leaving(tr, card)):
                 continue
             x, y = tr.xy
             away = math.hypot(x - dcx, y - dcy)
@@ -469,6 +471,22 @@ class Watcher:
                     ev["player"] = self.players[seat]
                 out.append(ev)
         return out
+
+    def _leaving(self, tr: _Track, card: float) -> bool:
+        """A back first seen beside the draw pile, moving straight away from it.
+
+        At a low frame rate the card may be first seen only once it has left the
+        pile: its way back points at the pile all the same.
+        """
+        dcx, dcy = self.layout.draw.center
+        fx, fy = tr.first_xy
+        x, y = tr.xy
+        ox, oy = fx - dcx, fy - dcy  # from the pile to where it was first seen
+        mx, my = x - fx, y - fy  # how it moved since
+        d0, m = math.hypot(ox, oy), math.hypot(mx, my)
+        if d0 > 2.5 * card or m < 0.5 * card or d0 < 1e-6:
+            return False
+        return (ox * mx + oy * my) / (d0 * m) >= math.cos(math.radians(35))
 
     def _seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
         """Follow the card's way out of the draw pile to the frame's edge: that seat."""
