@@ -86,7 +86,8 @@ class _Track:
     was_outside_discard: bool = False
     played: bool = False  # belongs to an emitted play (or to the pile from the start)
     pending_since: float | None = None  # came to rest as a play candidate
-    drawn: bool = False
+    drawn: bool = False  # its draw event was emitted
+    handed_on: bool = False  # a later sighting of the same drawn card carries it on
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -270,7 +271,41 @@ class Watcher:
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
         tr.last_t = t
+        if name == BACK and not tr.first_in_draw:
+            self._stitch_draw(tr, t)
         self._tracks.append(tr)
+
+    def _stitch_draw(self, tr: _Track, t: float) -> None:
+        """A back seen farther out on the way a drawn card was going: the same card.
+
+        At a low frame rate a drawn card moves more than a card length between two
+        looks, so its sightings do not link; they lie on one ray from the pile.
+        """
+        dcx, dcy = self.layout.draw.center
+        nx, ny = tr.xy[0] - dcx, tr.xy[1] - dcy
+        dn = math.hypot(nx, ny)
+        best: _Track | None = None
+        best_d = 0.0
+        card = self.layout.card_px
+        for old in self._tracks:
+            if old.name != BACK or old.handed_on or t - old.last_t > 0.35:
+                continue
+            ofx, ofy = old.first_xy
+            if not old.first_in_draw and math.hypot(ofx - dcx, ofy - dcy) > 2.5 * card:
+                continue  # neither seen at the pile nor near it
+            ox, oy = old.xy[0] - dcx, old.xy[1] - dcy
+            do = math.hypot(ox, oy)
+            if do < 0.3 * card or do >= dn:
+                continue  # the pile itself, or not behind the new sighting
+            if (ox * nx + oy * ny) / (do * dn) < math.cos(math.radians(30)):
+                continue
+            if do > best_d:
+                best, best_d = old, do
+        if best is not None:
+            tr.first_in_draw = True
+            tr.first_xy = best.first_xy
+            tr.drawn = best.drawn  # one card, one draw
+            best.handed_on = True
 
     def _observe(self, tr: _Track, det: tuple[str, float, tuple[float, ...]], t: float) -> None:
         name, conf, box = det
@@ -454,7 +489,9 @@ class Watcher:
         draw = self.layout.draw
         dcx, dcy = draw.center
         for tr in self._tracks:
-            if tr.drawn or tr.name != BACK or not (tr.first_in_draw or self._leaving(tr, card)):
+            if tr.drawn or tr.handed_on or tr.name != BACK:
+                continue
+            if not (tr.first_in_draw or self._leaving(tr, card)):
                 continue
             x, y = tr.xy
             away = math.hypot(x - dcx, y - dcy)

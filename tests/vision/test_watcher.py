@@ -301,6 +301,25 @@ def test_a_back_carried_from_the_draw_pile_to_a_seat_is_a_draw(player: str) -> N
     assert kinds(feed(table))[1:] == [{"type": "draw", "player": player}]
 
 
+def test_draws_and_plays_are_seen_at_a_low_frame_rate() -> None:
+    # A slow recogniser looks at every fourth frame only (7.5 frames/s): a card
+    # carried fast moves more than its length between two looks.
+    table = started()
+    table.draw_card(SEAT_EDGE["Bob"], n=8)
+    table.still(20)
+    table.bring(["red-3"], SEAT_EDGE["Dee"], n=10)
+    table.still(20)
+    w = Watcher(LAYOUT, PLAYERS)
+    events = []
+    for i, frame in enumerate(table.frames):
+        if i % 4 == 0:
+            events += w.update(Detections.from_list(frame), i / FPS)
+    assert events[1:] == [
+        {"type": "draw", "player": "Bob"},
+        {"type": "play", "card": "red-3", "player": "Dee"},
+    ]
+
+
 def test_two_cards_drawn_one_after_the_other_are_two_draws() -> None:
     table = started()
     table.draw_card(SEAT_EDGE["Cy"])
