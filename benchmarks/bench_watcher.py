@@ -128,6 +128,50 @@ def line(name: str, m: dict[str, Any], extra: str = "") -> str:
     )
 
 
+ROWS = (
+    ("oracle", "oracle, every frame"),
+    ("oracle_noisy", "noisy oracle, every frame"),
+    ("oracle_realtime", "oracle, real time at 30 fps"),
+    ("oracle_realtime_80ms", "oracle slowed to 80 ms/frame, real time"),
+    ("model", "trained model, every frame"),
+    ("model_realtime", "trained model, real time at 30 fps"),
+    ("model_realtime_skip_static", "trained model, real time, skip still frames"),
+)
+
+
+def markdown(out: dict[str, Any]) -> str:
+    """The figures as the table of docs/watcher.md."""
+    lines = [
+        "| run | play P / R % | draw P / R % | undo P / R % | seat % "
+        "| latency median / p90 ms | frames |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for key, name in ROWS:
+        if key not in out or "metrics" not in out[key]:
+            continue
+        m = out[key]["metrics"]
+
+        def pr(k: str, m: dict[str, Any] = m) -> str:
+            return f"{m[k]['precision'] * 100:.1f} / {m[k]['recall'] * 100:.1f} (n={m[k]['truth']})"
+
+        lat = m["latency_ms"]
+        s = out[key].get("summary")
+        frames = "every frame"
+        if s:
+            frames = (
+                f"{s['processed_fps']} fps processed, {s['dropped']} of {s['frames']} dropped, "
+                f"lag median {s['lag_ms_median']} ms, max {s['lag_ms_max']} ms"
+            )
+        if out[key].get("detect_ms_median") is not None:
+            frames += f", recogniser {out[key]['detect_ms_median']} ms/frame"
+        lines.append(
+            f"| {name} | {pr('play')} | {pr('draw')} | {pr('undo')} "
+            f"| {m['seat_accuracy'] * 100:.1f} (n={m['seats']['n']}) "
+            f"| {lat['median']:.0f} / {lat['p90']:.0f} | {frames} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--videos", type=int, default=6, help="videos for the oracle figures")
@@ -217,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     line(f"model, real time{' +skip' if skip else ''}", mr, f"| {sr}"), flush=True
                 )
+    print(markdown(out))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"figures written to {args.out}")
