@@ -568,9 +568,10 @@ class Watcher:
             for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
                 if tr.name != c or math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) > near:
                     continue
-                # The same face as the card below (two copies): once the top card was
-                # seen leaving, a card at that spot is the one below.
-                if c != below.top or not top.left:
+                # Once a card of the top play was seen carried off, a card with its
+                # face at that spot is another copy under it (or its track mixed up
+                # with one): the top play is gone.
+                if not top.left:
                     return True
         return False
 
