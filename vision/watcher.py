@@ -359,8 +359,8 @@ class Watcher:
     def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
-        if name == BACK:
-            return False
+        if name == BACK or tr.name_share() < 0.5:
+            return False  # a back, or no clear face yet (a string of misreadings)
         arrived = tr.was_outside_discard or tr.max_travel >= 0.5 * card
         if self._pile:
             top = self._pile[-1]
