@@ -88,6 +88,7 @@ class _Track:
     pending_since: float | None = None  # came to rest as a play candidate
     drawn: bool = False  # its draw event was emitted
     handed_on: bool = False  # a later sighting of the same drawn card carries it on
+    last_name: str = ""  # the face its latest detection gave
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -153,6 +154,7 @@ class Watcher:
         self._next_id = 0
         self._pile: list[_PileEntry] = []
         self._last_t = -math.inf
+        self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
 
@@ -179,6 +181,9 @@ class Watcher:
         """Feed one frame's detections seen at time ``t`` (seconds); get new events."""
         if t < self._last_t:
             raise ValueError(f"time went backwards: {t} after {self._last_t}")
+        if self._last_t > -math.inf:
+            # The time between looks, smoothed: the frame rate the watcher is fed at.
+            self._frame_dt = 0.9 * self._frame_dt + 0.1 * min(1.0, t - self._last_t)
         self._last_t = t
         card = self.layout.card_px
         keep = [
@@ -215,19 +220,24 @@ class Watcher:
         pairs: list[tuple[float, int, int]] = []
         for ti, tr in enumerate(live):
             dt = max(0.0, t - tr.last_t)
-            px, py = tr.xy
+            lx, ly = tr.xy
             # Predicted position; damped, as cards slow down before they land.
-            px, py = px + 0.6 * tr.vx * dt, py + 0.6 * tr.vy * dt
+            px, py = lx + 0.6 * tr.vx * dt, ly + 0.6 * tr.vy * dt
             speed = math.hypot(tr.vx, tr.vy)
-            # Farther the longer unseen: at a low frame rate a card moves a lot between
-            # two looks, even one whose speed is not known yet.
-            gate = (self.cfg.match_gate + 4.0 * min(dt, 0.25)) * card + speed * dt
+            # At a low frame rate a card moves a lot between two looks, even one whose
+            # speed is not known yet: the gate grows with the time between looks.
+            gate = (self.cfg.match_gate + 4.0 * min(self._frame_dt, 0.25)) * card
+            gate_pred = gate + 0.5 * speed * dt
             moving = speed > self.cfg.still * card / 0.1
             for di, (name, _conf, box) in enumerate(dets):
                 cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-                d = math.hypot(cx - px, cy - py)
-                if d > gate:
+                # Nearer of the predicted and the last position: a card that stopped
+                # while unseen is where it was last seen, not where it was heading.
+                d_pred = math.hypot(cx - px, cy - py)
+                d_last = math.hypot(cx - lx, cy - ly)
+                if d_pred > gate_pred and d_last > gate:
                     continue
+                d = min(d_pred, d_last)
                 if (name == BACK) != (tr.name == BACK):
                     continue  # cards are not turned over in flight: a back stays a back
                 if tr.played and name != tr.name:
@@ -271,6 +281,7 @@ class Watcher:
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
         tr.last_t = t
+        tr.last_name = name
         if name == BACK and not tr.first_in_draw:
             self._stitch_draw(tr, t)
         self._tracks.append(tr)
@@ -319,6 +330,7 @@ class Watcher:
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
         tr.last_t = t
+        tr.last_name = name
         fx, fy = tr.first_xy
         tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))
         if not self.layout.discard.contains(cx, cy):
@@ -590,6 +602,7 @@ class Watcher:
             for tr in self._tracks
             if tr.last_t == t
             and tr.name == below.top
+            and tr.last_name == below.top  # seen as that face now, not only on the vote
             and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
             <= self.cfg.same_spot * card
             and self._at_rest(tr, t, card, self.cfg.rest_s)
