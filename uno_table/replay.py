@@ -182,6 +182,7 @@ class ReplayResult:
             "frames": self.frames,
             "processed": self.processed,
             "dropped": self.frames - self.processed,
+            "recognised": len(self.detect_ms),  # the others reused a still frame's result
             "wall_s": round(self.wall_s, 2),
             "processed_fps": round(self.processed / self.wall_s, 1) if self.wall_s else None,
             "detect_ms_median": round(statistics.median(dm), 1) if dm else None,

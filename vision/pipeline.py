@@ -87,8 +87,17 @@ class TablePipeline:
     def _still(self, small: npt.NDArray[np.float32], t: float) -> bool:
         if self._ref_small is None or t - self._ref_t > self.max_reuse_s:
             return False
-        # Lighting drifts move every block alike: remove the mean change first.
-        diff = np.abs(small - self._ref_small - float(np.mean(small - self._ref_small)))
+        ref = self._ref_small
+        # A camera that shakes a little moves the whole picture: undo the shift first.
+        (dx, dy), _ = cv2.phaseCorrelate(ref, small)
+        if abs(dx) > 1.0 or abs(dy) > 1.0:
+            return False  # the camera moved by more than a few pixels: look again
+        m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
+        aligned = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]))
+        # Lighting drifts move every block alike: remove the mean change too. The
+        # border, where the shift brings in nothing, is left out.
+        d = (aligned - ref)[2:-2, 2:-2]
+        diff = np.abs(d - float(np.mean(d)))
         return float(diff.max()) < self.static_threshold
 
     def process(self, image: Image, t: float) -> PipelineResult:
