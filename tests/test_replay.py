@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,3 +135,34 @@ def test_score_matches_by_kind_cards_and_time() -> None:
     assert m["undo"]["recall"] == 0.0 and m["undo"]["precision"] == 1.0
     assert m["seat_accuracy_play"] == 0.0 and m["seat_accuracy_draw"] == 1.0
     assert m["latency_ms"]["median"] == pytest.approx(75.0)
+
+
+def test_real_time_replay_keeps_the_camera_pace(tmp_path: Path) -> None:
+    from uno_table.replay import load_log, replay_video
+    from vision.calibration import TableLayout
+    from vision.synth_video import OracleDetector, render_video, simulated_game
+
+    video = render_video(simulated_game(3, players=2, turns=2), tmp_path / "g.mp4", seed=3).path
+    truth = load_log(str(video) + ".truth.jsonl")
+
+    class Slow(OracleDetector):
+        def detect(self, frame_bgr: Any) -> Any:
+            time.sleep(0.05)  # slower than the camera's 33 ms a frame
+            return super().detect(frame_bgr)
+
+    res = replay_video(
+        video,
+        players=truth[0]["players"],
+        layout=TableLayout.load(str(video) + ".layout.json"),
+        recognizer=Slow(str(video) + ".boxes.jsonl"),
+        round_event=truth[0],
+        realtime=True,
+        referee=truth,
+    )
+    s = res.summary()
+    assert 0 < s["processed"] < s["frames"], "frames are dropped, not queued"
+    assert s["lag_ms_max"] < 200, "the newest frame is processed, never a backlog"
+    assert res.wall_s < s["frames"] / 30 + 3
+    m = score(res.records, truth)
+    assert m["play"]["recall"] == 1.0 and m["play"]["precision"] == 1.0
+    assert all("t_emit" in r for r in res.records[1:] if r.get("source") is None)
