@@ -205,7 +205,9 @@ class Watcher:
         events += self._plays(t, card)
         events += self._retraction(t, card)
         self._tracks = [
-            tr for tr in self._tracks if t - tr.last_t <= self.cfg.lost_s or tr.pending_since
+            tr
+            for tr in self._tracks
+            if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None
         ]
         return events
 
