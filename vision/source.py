@@ -124,6 +124,7 @@ class FrameSource:
         self._error: str | None = None
         self._reconnects = 0
         self._last_frame_wall: float | None = None
+        self._opened_at: float | None = None  # when the current capture opened
         self._arrivals: deque[float] = deque(maxlen=120)
         self._nominal_fps = 0.0
         self._stop = threading.Event()
@@ -255,6 +256,7 @@ class FrameSource:
                     with self._cond:
                         self._nominal_fps = fps if 1.0 <= fps <= 240.0 else 30.0
                         self._error = None
+                        self._opened_at = time.monotonic()
                     return cap
                 cap.release()
                 err = f"could not open {self.kind} {self.spec!r}"
@@ -358,13 +360,19 @@ class FrameSource:
                 if self._ended:
                     return
                 last = self._last_frame_wall
+                now = time.monotonic()
+                opened = self._opened_at
                 stalled = (
-                    self._connected
-                    and last is not None
-                    and time.monotonic() - last > self.stall_timeout_s
+                    self._connected and last is not None and now - last > self.stall_timeout_s
+                ) or (
+                    # Opened, but not a single frame since: a driver stuck in read().
+                    opened is not None
+                    and (last is None or last < opened)
+                    and now - opened > 2 * self.stall_timeout_s
                 )
                 if stalled:
                     self._connected = False
+                    self._opened_at = None
                     self._error = (
                         f"no frame for {self.stall_timeout_s:.1f} s from {self.spec!r}; reopening"
                     )

@@ -256,3 +256,38 @@ def test_stalled_stream_is_detected_and_reopened(camera: PhoneCamera) -> None:
         after = src.next_frame(after=before.index, timeout=5)
         assert after is not None
         assert src.status()["reconnects"] >= 1
+
+
+class StuckCapture:
+    """A capture that opens, then blocks in read() (a wedged driver), the first time."""
+
+    opened = 0
+
+    def __init__(self) -> None:
+        StuckCapture.opened += 1
+        self.stuck = StuckCapture.opened == 1
+
+    def isOpened(self) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, Any]:
+        if self.stuck:
+            time.sleep(3.0)
+            return False, None
+        time.sleep(0.01)
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def get(self, prop: int) -> float:
+        return 30.0
+
+    def release(self) -> None:
+        pass
+
+
+def test_capture_stuck_before_its_first_frame_is_abandoned() -> None:
+    StuckCapture.opened = 0
+    src = FrameSource("0", opener=StuckCapture, stall_timeout_s=0.3, backoff_initial_s=0.05)
+    with src:
+        assert src.next_frame(timeout=5) is not None
+        assert StuckCapture.opened >= 2
+        assert src.status()["connected"] is True
