@@ -31,13 +31,17 @@ TOKEN = "bench-token"
 
 
 class Server:
-    """``uno-table serve`` in a subprocess on a free loopback port."""
+    """``uno-table serve`` (or ``demo``) in a subprocess on a free loopback port."""
 
-    def __init__(self, db: Path, source: str, extra: list[str] | None = None) -> None:
+    def __init__(
+        self, db: Path, source: str, extra: list[str] | None = None, *, demo: bool = False
+    ) -> None:
         env = {**os.environ, "UNO_TABLE_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", "uno_table", "serve", "--source", source, "--port", "0"]
+        cmd = [sys.executable, "-m", "uno_table", "demo", "--port", "0"]
+        if not demo:
+            cmd = [*cmd[:3], "serve", "--source", source, "--port", "0", "--new-match"]
         self.proc = subprocess.Popen(
-            [*cmd, "--db", str(db), "--new-match", *(extra or [])],
+            [*cmd, "--db", str(db), *(extra or [])],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -219,38 +223,39 @@ def wait_for_video(server: Server, timeout: float = 120.0) -> dict[str, Any]:
     return health
 
 
-def screenshot(server: Server, path: Path, video: Path) -> None:
-    """The page in Chromium, landscape tablet size, mid-game with an alert showing."""
+def screenshot(path: Path, after_s: float = 25.0) -> None:
+    """The page of ``uno-table demo`` in Chromium, tablet landscape, ``after_s`` into the
+    video, just after the referee's tablet got a card that matches nothing."""
     from playwright.sync_api import sync_playwright
 
-    truth = [
-        json.loads(line) for line in Path(str(video) + ".truth.jsonl").read_text().splitlines()
-    ]
-    # The referee's account of the first plays (what the camera would report), then a
-    # card that matches nothing, as a player might slip one in.
-    for event in truth[:14]:
-        server.post({k: v for k, v in event.items() if k != "t"})
-    state = server.get("/api/state")["game"]
-    bad = next(
-        f"{c}-{v}"
-        for c in ("red", "yellow", "green", "blue")
-        for v in ("9", "8", "7", "6")
-        if c != state["color"] and not str(state["top"]).endswith("-" + v)
-    )
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    server = Server(ROOT / "runs" / "bench-web" / "screenshot.db", "", demo=True)
+    try:
+        wait_for_video(server)
+        time.sleep(after_s)
+        state = server.get("/api/state")["game"]
+        top = str(state.get("top") or "")
+        bad = next(
+            f"{c}-{v}"
+            for c in ("red", "yellow", "green", "blue")
+            for v in ("9", "8", "7", "6")
+            if c != state.get("color") and not top.endswith("-" + v)
         )
-        page = browser.new_page(viewport={"width": 1366, "height": 1024})
-        page.goto(f"{server.url}/?token={TOKEN}")
-        page.wait_for_selector("#conn.on")
-        server.post({"type": "play", "card": bad})
-        page.wait_for_selector("#alert:not([hidden])")
-        page.wait_for_timeout(1500)  # a few video frames, the flash over
-        path.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(path))
-        browser.close()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            page = browser.new_page(viewport={"width": 1366, "height": 1024})
+            page.goto(f"{server.url}/?token={TOKEN}")
+            page.wait_for_selector("#conn.on")
+            server.post({"type": "play", "card": bad})
+            page.wait_for_selector("#alert:not([hidden])")
+            page.wait_for_timeout(1500)  # a few video frames, the flash over
+            path.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(path))
+            browser.close()
+    finally:
+        server.stop()
     print(f"\nscreenshot: {path}")
 
 
@@ -306,8 +311,6 @@ def main() -> int:
             one = mjpeg_fps(server.url, args.seconds, 1)
             five = mjpeg_fps(server.url, args.seconds, 5)
             recognition = server.get("/healthz")["recognition"]
-            if args.screenshot and cap_fps:
-                screenshot(server, Path(args.screenshot), Path(video))
         finally:
             server.stop()
         rows.append((cap_fps, one, five, health))
@@ -324,6 +327,8 @@ def main() -> int:
         label = f"{cap_fps:g}" if cap_fps else "0 (every frame)"
         for viewers, fps in ((1, one), (5, five)):
             print(f"| {label} | {viewers} | {fps:.1f} | {fps / nominal:.2f} |")
+    if args.screenshot:
+        screenshot(Path(args.screenshot))
     return 0
 
 
