@@ -80,6 +80,16 @@ def best_face(finder: CardFinder, image: np.ndarray) -> np.ndarray | None:
     return corners[faces[int(np.argmax(conf[faces]))]]
 
 
+def plausible_card(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A pseudo-label sanity check: card proportions, and not a speck of the photo."""
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[2] - quad[1]))
+    if w < 1 or h < 1:
+        return False
+    ratio = max(w, h) / min(w, h)
+    return 1.25 <= ratio <= 1.85 and w * h >= 0.02 * shape[0] * shape[1]
+
+
 def add_real_crops(
     real_root: Path, cls_dir: Path, models_dir: Path, *, repeat: int = 3, imgsz: int = 64
 ) -> int:
@@ -87,7 +97,7 @@ def add_real_crops(
     ``cls_dir/train/<face>/``, ``repeat`` copies each (the real photos are few);
     returns the number of photos added. Held-out photos are never touched.
     """
-    finder = CardFinder.load(models_dir)
+    finder = CardFinder.load(models_dir, conf=0.3)
     from vision.render.dataset import warp_crop
 
     added = 0
@@ -99,7 +109,7 @@ def add_real_crops(
             if img is None:
                 continue
             quad = best_face(finder, img)
-            if quad is None:
+            if quad is None or not plausible_card(quad, img.shape):
                 continue
             crop = warp_crop(img, quad, imgsz)
             for k in range(repeat):
@@ -198,7 +208,7 @@ def calibrate(
 
 
 def add_real_detection_images(
-    real_root: Path, det_dir: Path, models_dir: Path, *, min_conf: float = 0.5
+    real_root: Path, det_dir: Path, models_dir: Path, *, min_conf: float = 0.3
 ) -> int:
     """Pseudo-label the training part of ``real_root`` for the detector.
 
@@ -219,7 +229,7 @@ def add_real_detection_images(
             if img is None:
                 continue
             quad = best_face(finder, img)
-            if quad is None:
+            if quad is None or not plausible_card(quad, img.shape):
                 continue
             h, w = img.shape[:2]
             pts = np.clip(quad / np.float32([w, h]), 0.0, 1.0).reshape(-1)

@@ -1,0 +1,138 @@
+"""The committed recogniser on rendered scenes with known cards, and deck calibration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from uno_table.cli import main
+from vision.deck_calibration import calibrate, color_of, evaluate_photos, is_held_out, list_photos
+from vision.detector import CardRecognizer, DeckCalibration
+from vision.recognition import Letterbox
+from vision.render.scene import SceneStyle, compose_scene
+
+CLEAR = SceneStyle(card_width=(0.13, 0.2), hand_prob=0.0, glare_prob=0.0, blur_prob=0.2)
+
+
+@pytest.fixture(scope="module")
+def rec() -> CardRecognizer:
+    r = CardRecognizer.load()
+    r.set_calibration(None)  # judge the committed model alone
+    return r
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def test_rendered_scenes_with_known_cards_are_recognised(rec: CardRecognizer) -> None:
+    rng = np.random.default_rng(2024)
+    found = total = 0
+    for _ in range(16):
+        names = [
+            str(n)
+            for n in rng.choice(
+                [
+                    "red-7",
+                    "blue-skip",
+                    "wild",
+                    "green-0",
+                    "yellow-draw2",
+                    "back",
+                    "blue-reverse",
+                    "wild-draw4",
+                    "red-9",
+                    "green-6",
+                ],
+                3,
+            )
+        ]
+        scene = compose_scene(rng, cards=names, size=(480, 640), style=CLEAR)
+        dets = list(rec.detect(scene.image))
+        for card in scene.cards:
+            if card.visible < 0.9 or min(card.xyxy) < 0:
+                continue
+            total += 1
+            found += any(d.card == card.card and _iou(d.box, card.xyxy) > 0.5 for d in dets)
+    assert total >= 12
+    assert found / total >= 0.8, f"{found}/{total} cards recognised"
+
+
+def test_an_empty_table_has_no_cards(rec: CardRecognizer) -> None:
+    from vision.render.table import render_table
+
+    table = render_table(480, 640, np.random.default_rng(3), "felt")
+    assert len(rec.detect(table)) == 0
+
+
+def test_detect_refuses_what_is_not_a_bgr_frame(rec: CardRecognizer) -> None:
+    with pytest.raises(ValueError, match="BGR image"):
+        rec.detect(np.zeros((10, 10), np.uint8))
+
+
+def test_letterbox_maps_points_back_to_the_frame() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    boxed, lb = Letterbox.apply(frame, 320)
+    assert boxed.shape == (320, 320, 3)
+    pts = np.float32([[lb.left + 10 * lb.scale, lb.top + 20 * lb.scale]])
+    assert np.allclose(lb.to_frame(pts), [[10, 20]], atol=1e-3)
+
+
+def _photo_folder(root: Path, faces: list[str], per_face: int, seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    style = SceneStyle(card_width=(0.25, 0.3), hand_prob=0.0, glare_prob=0.0, distractor_prob=0.0)
+    for face in faces:
+        (root / face).mkdir(parents=True)
+        for i in range(per_face):
+            scene = compose_scene(rng, cards=[face], size=(480, 360), style=style)
+            cv2.imwrite(str(root / face / f"{face}_{i:03d}.jpg"), scene.image)
+    return root
+
+
+def test_held_out_split_and_listing(tmp_path: Path) -> None:
+    for name in ("red-7_000.jpg", "red-7_001.jpg", "red-7_015.jpg"):
+        (tmp_path / "red-7").mkdir(exist_ok=True)
+        (tmp_path / "red-7" / name).write_bytes(b"x")
+    (tmp_path / "not-a-card").mkdir()
+    assert [p.name for p in list_photos(tmp_path, "train")["red-7"]] == ["red-7_001.jpg"]
+    assert len(list_photos(tmp_path, "held-out")["red-7"]) == 2
+    assert list(list_photos(tmp_path)) == ["red-7"]
+    assert is_held_out(Path("x/wild_020.jpg")) and not is_held_out(Path("x/wild.jpg"))
+    assert color_of("wild-draw4") == "black" and color_of("blue-2") == "blue"
+
+
+def test_calibration_round_trip_and_use(rec: CardRecognizer, tmp_path: Path) -> None:
+    photos = _photo_folder(tmp_path / "deck", ["red-7", "blue-skip", "wild"], 3, seed=9)
+    calib, problems = calibrate(rec, list_photos(photos))
+    assert len(problems) <= 2, problems
+    assert calib.names == ("red-7", "blue-skip", "wild")
+    assert np.allclose(np.linalg.norm(calib.prototypes, axis=1), 1.0, atol=1e-4)
+    calib.save(tmp_path / "deck.npz")
+    loaded = DeckCalibration.load(tmp_path / "deck.npz")
+    assert loaded.names == calib.names and np.allclose(loaded.prototypes, calib.prototypes)
+    rec.set_calibration(loaded)
+    try:
+        report = evaluate_photos(rec, list_photos(photos))
+    finally:
+        rec.set_calibration(None)
+    assert report.total == 9 and report.top1 >= 6 / 9
+
+
+def test_calibrate_deck_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photos = _photo_folder(tmp_path / "deck", ["green-3", "yellow-reverse"], 1, seed=4)
+    (photos / "green-3" / "green-3_009.jpg").write_bytes(b"")  # unreadable: a warning
+    out = tmp_path / "deck.npz"
+    assert main(["calibrate-deck", str(photos), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "calibrated 2 faces" in captured.out and "not a readable image" in captured.err
+    assert set(DeckCalibration.load(out).names) == {"green-3", "yellow-reverse"}
+    assert main(["calibrate-deck", str(tmp_path / "nowhere")]) == 2
+    (tmp_path / "empty").mkdir()
+    assert main(["calibrate-deck", str(tmp_path / "empty")]) == 2
