@@ -266,3 +266,36 @@ def test_demo_serves_at_once(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait(10)
+
+
+@pytest.mark.slow
+def test_the_trained_model_in_the_loop(tmp_path: Path) -> None:
+    """The committed recogniser, loaded offline, drives the same loop end to end."""
+    from web.events import validate_event
+
+    out = tmp_path / "short.mp4"
+    log = script_game(np.random.default_rng(1), ["Ann", "Bob"], turns=1)
+    short = render_video(log, out, seed=1)
+    app, runner = build_app(
+        source=str(short.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        layout=str(short.layout_path),
+        realtime=False,
+        opening=[{k: v for k, v in short.truth[0].items() if k != "t"}],
+    )
+    assert runner is not None
+    wait_until_done(runner, 300)
+    health = app.test_client().get("/healthz").json
+    assert health["recognition"]["available"] is True, health["recognition"]
+    assert health["recognition"]["backend"] in ("onnx", "torch")
+    assert health["status"] == "degraded"  # the file has ended
+    assert runner.frames_processed == short.frames
+    store = Store.open(app.config["DATABASE"])
+    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    for s in stored[1:]:
+        assert s.source == "vision"
+        assert validate_event(s.event) == s.event  # a well-formed DESIGN.md event
+        assert "ok" in s.verdict and "state" in s.verdict
