@@ -615,7 +615,10 @@ class Watcher:
             return []
         if self._below_since is None:
             self._below_since = t
-        if t - self._top_seen_t < self.cfg.undo_s or t - self._below_since < self.cfg.rest_s:
+        # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
+        # while, or read it as the one below): three times as long.
+        wait = self.cfg.undo_s if top.left else 3 * self.cfg.undo_s
+        if t - self._top_seen_t < wait or t - self._below_since < self.cfg.rest_s:
             return []
         self._pile.pop()
         self._top_seen_t = t
