@@ -306,6 +306,8 @@ class Watcher:
             ofx, ofy = old.first_xy
             if not old.first_in_draw and math.hypot(ofx - dcx, ofy - dcy) > 2.5 * card:
                 continue  # neither seen at the pile nor near it
+            if old.first_in_draw and old.max_travel < 0.3 * card and t - old.first_t > 1.0:
+                continue  # the draw pile itself, lying there for a while
             ox, oy = old.xy[0] - dcx, old.xy[1] - dcy
             do = math.hypot(ox, oy)
             if do < 0.3 * card or do >= dn:
