@@ -172,19 +172,7 @@ def markdown(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--videos", type=int, default=6, help="videos for the oracle figures")
-    ap.add_argument("--turns", type=int, default=40, help="plays and draws per video")
-    ap.add_argument("--model-videos", type=int, default=2, help="videos for the model figures")
-    ap.add_argument("--no-model", action="store_true", help="skip the trained recogniser")
-    ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-bench.json"))
-    args = ap.parse_args(argv)
-    seeds = [101 + i for i in range(args.videos)]
-    print(f"rendering/reusing {len(seeds)} videos in {CACHE}", flush=True)
-    videos = [video_for(s, args.turns) for s in seeds]
-    out: dict[str, Any] = {"videos": [v.name for v in videos], "fps": 30, "size": "640x480"}
-
+def oracle_figures(out: dict[str, Any], videos: list[Path]) -> None:
     # 1. The watcher alone, every frame.
     runs = [run(v, OracleDetector(str(v) + ".boxes.jsonl", seed=7)) for v in videos]
     m = pooled(runs)
@@ -226,41 +214,65 @@ def main(argv: list[str] | None = None) -> int:
     out["oracle_realtime_80ms"] = {"metrics": m_s, "summary": s_s}
     print(line("oracle+80ms, real time", m_s, f"| {s_s}"), flush=True)
 
+
+def model_figures(out: dict[str, Any], videos: list[Path], n_videos: int) -> None:
     # 3. The trained recogniser.
+    try:
+        from vision.detector import CardRecognizer
+
+        rec = CardRecognizer.load()
+    except Exception as exc:  # no model committed yet
+        out["model"] = {"error": str(exc)}
+        print(f"model: not available ({exc})", flush=True)
+        return
+    mv = videos[:n_videos]
+    runs_m = [run(v, rec) for v in mv]
+    mm = pooled(runs_m)
+    dms = [x for res, _ in runs_m for x in res.detect_ms]
+    out["model"] = {
+        "metrics": mm,
+        "videos": [v.name for v in mv],
+        "detect_ms_median": round(statistics.median(dms), 1),
+        "refused_by_tracker": refused(runs_m),
+    }
+    print(
+        line("model, every frame", mm, f"| detect {statistics.median(dms):.1f} ms/frame"),
+        flush=True,
+    )
+    for skip in (False, True):
+        rt_m = [run(mv[0], rec, realtime=True, skip_static=skip)]
+        mr = pooled(rt_m)
+        sr = rt_m[0][0].summary()
+        key = "model_realtime_skip_static" if skip else "model_realtime"
+        out[key] = {"metrics": mr, "summary": sr}
+        print(line(f"model, real time{' +skip' if skip else ''}", mr, f"| {sr}"), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--videos", type=int, default=6, help="videos for the oracle figures")
+    ap.add_argument("--turns", type=int, default=40, help="plays and draws per video")
+    ap.add_argument("--model-videos", type=int, default=2, help="videos for the model figures")
+    ap.add_argument("--no-model", action="store_true", help="skip the trained recogniser")
+    ap.add_argument(
+        "--model-only",
+        action="store_true",
+        help="run the model figures only, keeping the others already in --out",
+    )
+    ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-bench.json"))
+    args = ap.parse_args(argv)
+    seeds = [101 + i for i in range(args.videos)]
+    print(f"rendering/reusing {len(seeds)} videos in {CACHE}", flush=True)
+    videos = [video_for(s, args.turns) for s in seeds]
+    out: dict[str, Any] = {"videos": [v.name for v in videos], "fps": 30, "size": "640x480"}
+    if args.model_only and Path(args.out).exists():
+        out = json.loads(Path(args.out).read_text())
+    else:
+        oracle_figures(out, videos)
     if args.no_model:
         print("model: skipped (--no-model)")
     else:
-        try:
-            from vision.detector import CardRecognizer
-
-            rec = CardRecognizer.load()
-        except Exception as exc:  # no model committed yet
-            rec = None
-            out["model"] = {"error": str(exc)}
-            print(f"model: not available ({exc})", flush=True)
-        if rec is not None:
-            mv = videos[: args.model_videos]
-            runs_m = [run(v, rec) for v in mv]
-            mm = pooled(runs_m)
-            dms = [x for res, _ in runs_m for x in res.detect_ms]
-            out["model"] = {
-                "metrics": mm,
-                "detect_ms_median": round(statistics.median(dms), 1),
-                "refused_by_tracker": refused(runs_m),
-            }
-            print(
-                line("model, every frame", mm, f"| detect {statistics.median(dms):.1f} ms/frame"),
-                flush=True,
-            )
-            for skip in (False, True):
-                rt_m = [run(mv[0], rec, realtime=True, skip_static=skip)]
-                mr = pooled(rt_m)
-                sr = rt_m[0][0].summary()
-                key = "model_realtime_skip_static" if skip else "model_realtime"
-                out[key] = {"metrics": mr, "summary": sr}
-                print(
-                    line(f"model, real time{' +skip' if skip else ''}", mr, f"| {sr}"), flush=True
-                )
+        model_figures(out, videos, args.model_videos)
     print(markdown(out))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
