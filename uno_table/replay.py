@@ -260,9 +260,19 @@ def replay_video(
         while rulings and float(rulings[0]["t"]) + REFEREE_DELAY_S <= t:
             ruling = {k: v for k, v in rulings.pop(0).items() if k != "t"}
             apply(ruling, t, index, None, "referee")
+        quiet = len(watcher.quiet_takebacks)
         res = pipe.process(image, t)
         # Real time: events are stamped with the video clock at the moment they come out.
         t_emit = clock() if clock is not None else None
+        if len(watcher.quiet_takebacks) > quiet:
+            # A refused play taken back: seen, but nothing to undo in the tracker.
+            note: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": {"type": "undo"}}
+            note.update(source="camera", applied=False, verdict=None)
+            if t_emit is not None:
+                note["t_emit"] = round(t_emit, 3)
+            result.records.append(note)
+            if on_record:
+                on_record(note)
         result.processed += 1
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)

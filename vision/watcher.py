@@ -157,6 +157,8 @@ class Watcher:
         self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
+        #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
+        self.quiet_takebacks: list[float] = []
 
     # ------------------------------------------------------------------ public
     def reset(self) -> None:
@@ -628,5 +630,7 @@ class Watcher:
         for tr in below_tracks:
             tr.played = True
         if top.refused:
-            return []  # the tracker never applied it; the card simply went back
+            # The tracker never applied it; the card simply went back. Noted, not sent.
+            self.quiet_takebacks.append(t)
+            return []
         return [{"type": "undo"}]

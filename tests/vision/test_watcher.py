@@ -234,6 +234,7 @@ def test_taking_back_a_refused_play_is_no_undo() -> None:
                 w.play_refused()  # what the composition root does when the tracker refuses
     assert [e["type"] for e in events] == ["flip", "play"]
     assert w.pile == [["blue-5"]]
+    assert len(w.quiet_takebacks) == 1  # seen, noted, not sent
 
 
 def test_play_after_an_undo_is_seen() -> None:

@@ -163,5 +163,5 @@ def _print(rec: dict[str, Any], as_json: bool) -> None:
     v = rec.get("verdict") or {}
     what = " ".join(f"{k}={val}" for k, val in ev.items() if k != "type")
     alerts = "; ".join(a.get("message", a.get("code", "")) for a in v.get("alerts", []))
-    mark = "ok " if v.get("ok") else "NO "
+    mark = "-- " if rec.get("applied") is False else "ok " if v.get("ok") else "NO "
     print(f"{rec['t']:8.2f}s  {mark} {ev['type']:<6} {what}  {alerts}".rstrip(), flush=True)
