@@ -67,6 +67,38 @@ def _onnx_runner(path: Path) -> _Runner:
     return run
 
 
+def _openvino_runner(path: Path) -> _Runner:
+    """OpenVINO compiled straight from the ONNX file: about twice ONNX Runtime's speed here."""
+    import openvino as ov
+
+    core = ov.Core()
+    compiled = core.compile_model(
+        str(path),
+        "CPU",
+        {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()},
+    )
+    request = compiled.create_infer_request()
+    outputs = list(compiled.outputs)
+
+    def run(batch: F32) -> list[F32]:
+        result = request.infer({0: batch})
+        return [np.asarray(result[o], np.float32) for o in outputs]
+
+    return run
+
+
+def _runtime_runner(path: Path, backend: str) -> _Runner:
+    return _openvino_runner(path) if backend == "openvino" else _onnx_runner(path)
+
+
+def _default_onnx_backend() -> str:
+    try:
+        import openvino  # noqa: F401
+    except ImportError:
+        return "onnx"
+    return "openvino"
+
+
 def _torch_runner(path: Path, task: str) -> _Runner:
     import torch
     from ultralytics import YOLO
@@ -178,7 +210,8 @@ class CardFinder:
     ) -> CardFinder:
         root = Path(models_dir) if models_dir is not None else MODELS_DIR
         if (root / DETECTOR_ONNX).exists():
-            return cls(_onnx_runner(root / DETECTOR_ONNX), imgsz, conf)
+            runner = _runtime_runner(root / DETECTOR_ONNX, _default_onnx_backend())
+            return cls(runner, imgsz, conf)
         if (root / DETECTOR_PT).exists():
             return cls(_torch_runner(root / DETECTOR_PT, "obb"), imgsz, conf)
         raise ModelFilesMissing(f"no {DETECTOR_ONNX} or {DETECTOR_PT} in {root}")
@@ -261,7 +294,9 @@ class CardRecognizer:
     ) -> CardRecognizer:
         """Load the committed recogniser from ``models_dir`` (default: the repo's ``models/``).
 
-        ``backend`` is ``onnx``, ``torch`` or ``auto`` (ONNX when its files are there).
+        ``backend`` is ``openvino`` or ``onnx`` (ONNX Runtime), both reading the ONNX files,
+        ``torch`` (the ``.pt`` weights) or ``auto``: OpenVINO when installed and the ONNX
+        files are there (the fastest on this CPU), else ONNX Runtime, else PyTorch.
         ``calibration`` is a ``.npz`` written by ``uno-table calibrate-deck``; by default
         ``models/deck.npz`` is used when it exists.
         """
@@ -275,18 +310,18 @@ class CardRecognizer:
         names = tuple(str(n) for n in meta["names"])
         if backend == "auto":
             has_onnx = (root / DETECTOR_ONNX).exists() and (root / CLASSIFIER_ONNX).exists()
-            backend = "onnx" if has_onnx else "torch"
-        if backend == "onnx":
+            backend = _default_onnx_backend() if has_onnx else "torch"
+        if backend in ("onnx", "openvino"):
             files = (root / DETECTOR_ONNX, root / CLASSIFIER_ONNX)
         elif backend == "torch":
             files = (root / DETECTOR_PT, root / CLASSIFIER_PT)
         else:
-            raise ValueError(f"unknown backend {backend!r}: onnx, torch or auto")
+            raise ValueError(f"unknown backend {backend!r}: openvino, onnx, torch or auto")
         for f in files:
             if not f.exists():
                 raise ModelFilesMissing(f"missing model file {f}")
-        if backend == "onnx":
-            det, clf = _onnx_runner(files[0]), _onnx_runner(files[1])
+        if backend in ("onnx", "openvino"):
+            det, clf = _runtime_runner(files[0], backend), _runtime_runner(files[1], backend)
         else:
             det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
         calib_path = Path(calibration) if calibration is not None else root / "deck.npz"

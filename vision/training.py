@@ -35,6 +35,8 @@ class TrainSettings:
     batch: int
     workers: int
     seconds: float = 0.0
+    epochs_run: int = 0  # fewer than ``epochs`` when a time budget stopped the run
+    hours_budget: float | None = None
     metrics: dict[str, float] | None = None
 
 
@@ -173,6 +175,26 @@ def export_classifier_onnx(pt_path: Path, out_path: Path, imgsz: int = 64) -> Pa
     names = [net.names[i] for i in range(len(net.names))]
     out_path.with_suffix(".json").write_text(json.dumps({"names": names, "imgsz": imgsz}))
     return out_path
+
+
+def run_summary(run_dir: Path) -> tuple[int, dict[str, float]]:
+    """Epochs completed and the last row of metrics of an ultralytics run folder."""
+    csv = run_dir / "results.csv"
+    if not csv.exists():
+        return 0, {}
+    lines = [ln for ln in csv.read_text().splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return 0, {}
+    header = [h.strip() for h in lines[0].split(",")]
+    last = [v.strip() for v in lines[-1].split(",")]
+    metrics = {}
+    for k, v in zip(header, last, strict=False):
+        if k.startswith("metrics/"):
+            try:
+                metrics[k.removeprefix("metrics/")] = round(float(v), 4)
+            except ValueError:
+                continue
+    return len(lines) - 1, metrics
 
 
 def write_settings(path: Path, settings: TrainSettings) -> None:

@@ -26,7 +26,7 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return attempts
 
 
-@pytest.mark.parametrize("backend", ["onnx", "torch"])
+@pytest.mark.parametrize("backend", ["openvino", "onnx", "torch"])
 def test_committed_model_predicts_offline(no_network: list[Any], backend: str) -> None:
     from vision.detector import CardRecognizer
 

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--calibration", type=Path, default=None, help="deck calibration from calibrate-deck"
     )
-    parser.add_argument("--backend", choices=("auto", "onnx", "torch"), default="auto")
+    parser.add_argument("--backend", choices=("auto", "openvino", "onnx", "torch"), default="auto")
 
 
 def iter_images(paths: list[str]) -> Iterator[Path]:

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         TrainSettings,
         export_classifier_onnx,
         export_detector_onnx,
+        run_summary,
         train_classifier,
         train_detector,
         write_settings,
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
             **extra,
         )
         seconds = time.time() - t0
+        det_epochs, det_metrics = run_summary(best.parent.parent)
         shutil.copy(best, out / "detector.pt")
         export_detector_onnx(out / "detector.pt", out / "detector.onnx", imgsz=args.det_imgsz)
         write_settings(
@@ -146,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
                 args.batch,
                 args.workers,
                 round(seconds, 1),
+                det_epochs,
+                args.det_hours,
+                det_metrics,
             ),
         )
         _log(f"detector trained in {seconds / 60:.1f} min -> {out / 'detector.onnx'}")
@@ -173,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
             **extra,
         )
         seconds = time.time() - t0
+        cls_epochs, cls_metrics = run_summary(best.parent.parent)
         shutil.copy(best, out / "classifier.pt")
         export_classifier_onnx(out / "classifier.pt", out / "classifier.onnx", imgsz=args.cls_imgsz)
         meta = json.loads((out / "classifier.json").read_text())
@@ -188,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
                 max(args.batch, 64),
                 args.workers,
                 round(seconds, 1),
+                cls_epochs,
+                args.cls_hours,
+                cls_metrics,
             ),
         )
         _log(f"classifier trained in {seconds / 60:.1f} min -> {out / 'classifier.onnx'}")
