@@ -290,7 +290,7 @@ def test_the_trained_model_in_the_loop(tmp_path: Path) -> None:
     wait_until_done(runner, 300)
     health = app.test_client().get("/healthz").json
     assert health["recognition"]["available"] is True, health["recognition"]
-    assert health["recognition"]["backend"] in ("onnx", "torch")
+    assert health["recognition"]["backend"] in ("openvino", "onnx", "torch")
     assert health["status"] == "degraded"  # the file has ended
     assert runner.frames_processed == short.frames
     store = Store.open(app.config["DATABASE"])
