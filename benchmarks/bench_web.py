@@ -250,7 +250,7 @@ def screenshot(path: Path, after_s: float = 25.0) -> None:
             page.wait_for_selector("#conn.on")
             server.post({"type": "play", "card": bad})
             page.wait_for_selector("#alert:not([hidden])")
-            page.wait_for_timeout(1500)  # a few video frames, the flash over
+            page.wait_for_timeout(2500)  # a few video frames, the flash over
             path.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(path))
             browser.close()
