@@ -278,6 +278,7 @@ class CardRecognizer:
         self.conf = conf
         self.iou = iou
         self.backend = backend
+        self.pad_retry = True  # look again with a margin when nothing is found
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
@@ -395,6 +396,16 @@ class CardRecognizer:
         if frame_bgr.dtype != np.uint8:
             frame_bgr = np.clip(frame_bgr, 0, 255).astype(np.uint8)
         corners, conf, cls_id = self.find_cards(frame_bgr)
+        if len(conf) == 0 and self.pad_retry:
+            # A card filling the whole picture (a scan, a close-up) has no table around
+            # it, unlike every training scene: look again with a grey margin added.
+            h0, w0 = frame_bgr.shape[:2]
+            pad = max(8, int(0.15 * max(h0, w0)))
+            padded = cv2.copyMakeBorder(
+                frame_bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+            )
+            corners, conf, cls_id = self.find_cards(padded)
+            corners = (corners - np.float32(pad)).astype(np.float32)
         n = len(conf)
         if n == 0:
             return Detections.empty()

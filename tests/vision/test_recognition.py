@@ -65,6 +65,17 @@ def test_rendered_scenes_with_known_cards_are_recognised(rec: CardRecognizer) ->
     assert found / total >= 0.8, f"{found}/{total} cards recognised"
 
 
+def test_a_card_filling_the_whole_picture_is_found(rec: CardRecognizer) -> None:
+    # A scan or close-up: no table around the card (the recogniser retries with a margin).
+    from vision.render.cards import render_card
+
+    face = render_card("blue-4", width=360)
+    image = np.where(face[..., 3:] > 0, face[..., :3], 255).astype(np.uint8)
+    dets = rec.detect(image)
+    assert [d.card for d in dets if d.card != "back"], "no face-up card found"
+    assert dets.corners is not None and (dets.xyxy[:, 2] > dets.xyxy[:, 0]).all()
+
+
 def test_an_empty_table_has_no_cards(rec: CardRecognizer) -> None:
     from vision.render.table import render_table
 
