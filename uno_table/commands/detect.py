@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,17 +101,26 @@ def run(args: argparse.Namespace) -> int:
             except Exception as exc:  # a bad frame must not end the run
                 failures += 1
                 record = {"image": str(path), "error": f"recognition failed: {exc}"}
-        if args.json:
-            print(json.dumps(record), flush=True)
-        elif "error" in record:
-            print(f"{path}: error: {record['error']}", flush=True)
-        else:
-            cards = record["cards"]
-            assert isinstance(cards, list)
-            text = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in cards)
-            print(f"{path}: {text or 'no cards'}", flush=True)
+        try:
+            _emit(record, args.json, path)
+        except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+            # Point stdout at /dev/null so the flush at exit does not fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1 if failures else 0
         _progress(i + 1, len(images))
     if not images:
         print("uno-table detect: no images found", file=sys.stderr)
         return 1
     return 1 if failures else 0
+
+
+def _emit(record: dict[str, object], as_json: bool, path: Path) -> None:
+    if as_json:
+        print(json.dumps(record), flush=True)
+    elif "error" in record:
+        print(f"{path}: error: {record['error']}", flush=True)
+    else:
+        cards = record["cards"]
+        assert isinstance(cards, list)
+        text = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in cards)
+        print(f"{path}: {text or 'no cards'}", flush=True)
