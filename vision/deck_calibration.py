@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,27 +97,37 @@ def add_real_crops(
     ``cls_dir/train/<face>/``, ``repeat`` copies each (the real photos are few);
     returns the number of photos added. Held-out photos are never touched.
     """
-    finder = CardFinder.load(models_dir, conf=0.3)
     from vision.render.dataset import warp_crop
 
+    for face in list_photos(real_root, "train"):
+        (cls_dir / "train" / face).mkdir(parents=True, exist_ok=True)
     added = 0
-    for face, paths in list_photos(real_root, "train").items():
+    for face, p, img, quad in training_cards(real_root, models_dir, min_conf=0.3):
         dest = cls_dir / "train" / face
-        dest.mkdir(parents=True, exist_ok=True)
+        crop = warp_crop(img, quad, imgsz)
+        for k in range(repeat):
+            # Both readings of the card, as the detector cannot tell top from bottom.
+            out = crop if k % 2 == 0 else crop[::-1, ::-1]
+            cv2.imwrite(str(dest / f"real_{p.stem}_{k}.jpg"), out)
+        added += 1
+    return added
+
+
+def training_cards(
+    real_root: Path, models_dir: Path, *, min_conf: float
+) -> Iterator[tuple[str, Path, np.ndarray, np.ndarray]]:
+    """``(face, path, image, quad)`` for each training-part photo (never a held-out one)
+    in which the detector of ``models_dir`` finds a plausible card; unreadable photos
+    and photos without one are passed over."""
+    finder = CardFinder.load(models_dir, conf=min_conf)
+    for face, paths in list_photos(real_root, "train").items():
         for p in paths:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 continue
             quad = best_face(finder, img)
-            if quad is None or not plausible_card(quad, img.shape):
-                continue
-            crop = warp_crop(img, quad, imgsz)
-            for k in range(repeat):
-                # Both readings of the card, as the detector cannot tell top from bottom.
-                out = crop if k % 2 == 0 else crop[::-1, ::-1]
-                cv2.imwrite(str(dest / f"real_{p.stem}_{k}.jpg"), out)
-            added += 1
-    return added
+            if quad is not None and plausible_card(quad, img.shape):
+                yield face, p, img, quad
 
 
 @dataclass
@@ -217,23 +227,15 @@ def add_real_detection_images(
     label (class ``card``). Returns the number of photos labelled. Held-out photos
     are never touched.
     """
-    finder = CardFinder.load(models_dir, conf=min_conf)
     img_dir = det_dir / "images" / "train"
     lbl_dir = det_dir / "labels" / "train"
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
     added = 0
-    for paths in list_photos(real_root, "train").values():
-        for p in paths:
-            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if img is None:
-                continue
-            quad = best_face(finder, img)
-            if quad is None or not plausible_card(quad, img.shape):
-                continue
-            h, w = img.shape[:2]
-            pts = np.clip(quad / np.float32([w, h]), 0.0, 1.0).reshape(-1)
-            cv2.imwrite(str(img_dir / f"{p.stem}.jpg"), img)
-            (lbl_dir / f"{p.stem}.txt").write_text("0 " + " ".join(f"{v:.5f}" for v in pts) + "\n")
-            added += 1
+    for _face, p, img, quad in training_cards(real_root, models_dir, min_conf=min_conf):
+        h, w = img.shape[:2]
+        pts = np.clip(quad / np.float32([w, h]), 0.0, 1.0).reshape(-1)
+        cv2.imwrite(str(img_dir / f"{p.stem}.jpg"), img)
+        (lbl_dir / f"{p.stem}.txt").write_text("0 " + " ".join(f"{v:.5f}" for v in pts) + "\n")
+        added += 1
     return added

@@ -147,3 +147,34 @@ def test_calibrate_deck_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["calibrate-deck", str(tmp_path / "nowhere")]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["calibrate-deck", str(tmp_path / "empty")]) == 2
+
+
+def test_real_photo_writers_use_the_training_part_only(tmp_path: Path) -> None:
+    from vision.deck_calibration import add_real_crops, add_real_detection_images
+    from vision.yolo_env import MODELS_DIR
+
+    photos = _photo_folder(tmp_path / "photos", ["red-7", "blue-skip"], 3, seed=5)
+    (photos / "red-7" / "red-7_002.jpg").write_bytes(b"not a jpeg")  # skipped, not fatal
+
+    cls_dir = tmp_path / "cls"
+    n_crops = add_real_crops(photos, cls_dir, MODELS_DIR, repeat=2, imgsz=64)
+    crops = sorted(p.name for p in (cls_dir / "train").rglob("*.jpg"))
+    assert n_crops >= 2  # blue-skip_001/002 and red-7_001 are readable training photos
+    assert len(crops) == 2 * n_crops
+    assert not any("_000_" in name for name in crops), "held-out photos (index 0) never used"
+    assert {p.name for p in (cls_dir / "train").iterdir()} == {"red-7", "blue-skip"}
+    for crop in (cls_dir / "train").rglob("*.jpg"):
+        image = cv2.imread(str(crop))
+        assert image is not None and image.shape[:2] == (64, 64)
+
+    det_dir = tmp_path / "det"
+    n_images = add_real_detection_images(photos, det_dir, MODELS_DIR)
+    assert n_images == n_crops  # the same photos pass the same detector and checks
+    labels = sorted((det_dir / "labels" / "train").glob("*.txt"))
+    assert [p.stem for p in labels] == sorted(
+        p.stem for p in (det_dir / "images" / "train").glob("*.jpg")
+    )
+    for label in labels:
+        fields = label.read_text().split()
+        assert fields[0] == "0" and len(fields) == 9
+        assert all(0.0 <= float(v) <= 1.0 for v in fields[1:])
