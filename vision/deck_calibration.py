@@ -91,22 +91,35 @@ def plausible_card(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def add_real_crops(
-    real_root: Path, cls_dir: Path, models_dir: Path, *, repeat: int = 3, imgsz: int = 64
+    real_root: Path,
+    cls_dir: Path,
+    models_dir: Path,
+    *,
+    repeat: int = 3,
+    imgsz: int = 64,
+    jitter: float = 0.03,
+    seed: int = 0,
 ) -> int:
     """Crop the training part of ``real_root`` with the detector in ``models_dir`` into
-    ``cls_dir/train/<face>/``, ``repeat`` copies each (the real photos are few);
+    ``cls_dir/train/<face>/``, ``repeat`` crops each (the real photos are few);
     returns the number of photos added. Held-out photos are never touched.
-    """
-    from vision.render.dataset import warp_crop
 
+    The first crop follows the detector's box; the others move each corner by about
+    ``jitter`` of the card width, as a detector's box varies from frame to frame, so
+    the copies are not identical. Every other crop is turned half a turn, as the
+    detector cannot tell top from bottom.
+    """
+    from vision.render.dataset import jitter_corners, warp_crop
+
+    rng = np.random.default_rng(seed)
     for face in list_photos(real_root, "train"):
         (cls_dir / "train" / face).mkdir(parents=True, exist_ok=True)
     added = 0
     for face, p, img, quad in training_cards(real_root, models_dir, min_conf=0.3):
         dest = cls_dir / "train" / face
-        crop = warp_crop(img, quad, imgsz)
         for k in range(repeat):
-            # Both readings of the card, as the detector cannot tell top from bottom.
+            q = quad if k == 0 or jitter <= 0 else jitter_corners(rng, quad, jitter)
+            crop = warp_crop(img, q, imgsz)
             out = crop if k % 2 == 0 else crop[::-1, ::-1]
             cv2.imwrite(str(dest / f"real_{p.stem}_{k}.jpg"), out)
         added += 1

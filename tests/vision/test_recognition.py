@@ -166,6 +166,11 @@ def test_real_photo_writers_use_the_training_part_only(tmp_path: Path) -> None:
     for crop in (cls_dir / "train").rglob("*.jpg"):
         image = cv2.imread(str(crop))
         assert image is not None and image.shape[:2] == (64, 64)
+    # The second copy is cut from a jittered box (and turned): not the first one turned.
+    first = sorted((cls_dir / "train").rglob("*_0.jpg"))[0]
+    a = cv2.imread(str(first)).astype(int)
+    b = cv2.imread(str(first.with_name(first.name.replace("_0.jpg", "_1.jpg")))).astype(int)
+    assert np.abs(a[::-1, ::-1] - b).mean() > 2.0
 
     det_dir = tmp_path / "det"
     n_images = add_real_detection_images(photos, det_dir, MODELS_DIR)

@@ -12,6 +12,7 @@ from vision.render import CARDS, EDITIONS, FACES, draw_hand, render_card, render
 from vision.render.dataset import (
     order_card_corners,
     rect_corners,
+    warp_crop,
     write_classifier_dataset,
     write_detection_dataset,
 )
@@ -130,3 +131,17 @@ def test_classifier_dataset_has_a_folder_per_face(tmp_path: Path) -> None:
             assert len(crops) == n
             img = cv2.imread(str(crops[0]))
             assert img is not None and img.shape == (32, 32, 3)
+
+
+def test_warp_crop_of_a_large_card_is_not_aliased() -> None:
+    # A card 600 pixels tall printed with one-pixel stripes: cut to 64 pixels, the
+    # stripes must average to grey, not alias into coarse bands.
+    image = np.zeros((700, 500, 3), np.uint8)
+    image[::2] = 255
+    corners = np.float32([(50, 50), (450, 50), (450, 650), (50, 650)])
+    crop = warp_crop(image, corners, 64)
+    assert crop.shape == (64, 64, 3)
+    assert abs(float(crop.mean()) - 127.5) < 12 and float(crop.std()) < 20
+    # A card near the crop's size is warped directly, stripes and all.
+    small = warp_crop(image, np.float32([(0, 0), (64, 0), (64, 64), (0, 64)]), 64)
+    assert float(small.std()) > 100

@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
             args.cls_val,
             seed=args.seed + 1,
             crop=args.cls_imgsz,
+            # Scenes scale with the crop, so a card is seen at about the crop's size.
+            size=(max(144, 144 * args.cls_imgsz // 64), max(192, 192 * args.cls_imgsz // 64)),
             progress=stderr_progress,
         )
 
@@ -160,7 +162,12 @@ def run(args: argparse.Namespace) -> int:
             from vision.deck_calibration import add_real_crops
 
             n = add_real_crops(
-                args.real_cards, cls_dir, out, repeat=args.real_repeat, imgsz=args.cls_imgsz
+                args.real_cards,
+                cls_dir,
+                out,
+                repeat=args.real_repeat,
+                imgsz=args.cls_imgsz,
+                seed=args.seed,
             )
             _log(f"added {n} real-photo crops (training part only) to {cls_dir}")
         t0 = time.time()
