@@ -171,6 +171,7 @@ class _State:
         "hands",
         "index",
         "match_winner",
+        "multi",
         "n",
         "next_dealer",
         "penalty_served",
@@ -216,6 +217,9 @@ class _State:
         self.totals: list[int] = []
         self.round_scores: list[dict[str, Any]] = []
         self.match_winner: str | None = None
+        # The cards of the last event when it was several cards of more than one
+        # color with none named: a ``color`` event may still say which ends on top.
+        self.multi: tuple[Card, ...] = ()
 
     def copy(self) -> _State:
         new = _State.__new__(_State)
@@ -299,6 +303,8 @@ class Game:
             internal = _Bad("internal", f"{type(error).__name__}: {error}")
             return self._verdict(False, [internal.alert])
         if changed:
+            if etype != "color" and not (ok and etype == "play"):
+                self._s.multi = ()
             history = self._history
             history.append(dict(event))
             if not len(history) % self.CHECKPOINT_EVERY:
@@ -675,6 +681,9 @@ class Game:
             top = cards[-1]
         s.top = top
         s.color = color if top.is_wild else top.color
+        s.multi = (
+            tuple(cards) if k > 1 and color is None and len({c.color for c in cards}) > 1 else ()
+        )
         s.penalty_served = False
         left = s.hands[seat]
         if left == 1 and not s.called[seat]:
@@ -775,6 +784,16 @@ class Game:
         color = _color(ev.get("color"))
         if color is None:
             raise _Bad("bad-field", "a 'color' event needs a 'color'")
+        if s.multi and s.top is not None and not s.top.is_wild:
+            # After several cards at once the player says which color ends on top.
+            chosen = [c for c in s.multi if c.color == color]
+            if not chosen:
+                played = ", ".join(c.name for c in s.multi)
+                raise _Bad("bad-field", f"'color' {color} is not among the cards played: {played}")
+            s.top = chosen[-1]
+            s.color = color
+            s.multi = ()
+            return True, [], True
         if s.top is None or not s.top.is_wild:
             top = s.top.name if s.top else "nothing"
             raise _Bad("no-wild", f"a color is named for a wild, but {top} is on top")

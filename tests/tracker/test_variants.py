@@ -3,7 +3,7 @@
 import pytest
 
 from tests.tracker.helpers import deal, ok, play, refused, state
-from tracker import Game, preset
+from tracker import Game, Verdict, preset
 
 
 @pytest.mark.parametrize(
@@ -201,3 +201,37 @@ def test_an_unrestricted_wild_draw_four_cannot_be_challenged() -> None:
     ok(game, {"type": "play", "card": "wild-draw4", "color": "green"})
     v = game.apply({"type": "challenge", "guilty": True})
     assert v.codes == ["bad-event"] and v.state["pending_draw"] == 4
+
+
+def ignored(verdict: Verdict, reason: str) -> None:
+    """A malformed or impossible event: ignored with a bad-event alert for this reason."""
+    assert not verdict.ok and verdict.codes == ["bad-event"], verdict.to_json()
+    assert verdict.alerts[0].params["reason"] == reason, verdict.to_json()
+
+
+def test_a_color_event_after_several_cards_says_which_ends_on_top() -> None:
+    # The camera sees red-5 and blue-5 go down together; the referee names blue.
+    game = deal(multi_play=True)
+    v = ok(game, {"type": "play", "cards": ["red-5", "blue-5"]})
+    assert (v.state["top"], v.state["color"]) == ("blue-5", "blue")
+    v = ok(game, {"type": "color", "color": "red"})
+    assert (v.state["top"], v.state["color"], v.state["turn"]) == ("red-5", "red", "Bob")
+    # Named once: a second color event is for a wild only.
+    ignored(game.apply({"type": "color", "color": "blue"}), "no-wild")
+    refused(play(game, "blue-7", "Bob"), "illegal-card")
+    # Undo takes the named color back too.
+    game.undo()
+    assert (state(game)["top"], state(game)["color"]) == ("blue-5", "blue")
+
+
+def test_a_color_after_several_cards_must_be_one_of_them() -> None:
+    game = deal(multi_play=True)
+    ok(game, {"type": "play", "cards": ["red-5", "blue-5"]})
+    ignored(game.apply({"type": "color", "color": "green"}), "bad-field")
+    # Once the next player acts, the choice is gone.
+    ok(game, {"type": "play", "card": "blue-9", "player": "Bob"})
+    ignored(game.apply({"type": "color", "color": "red"}), "no-wild")
+    # A play that already named its color leaves nothing to name.
+    game = deal(multi_play=True)
+    ok(game, {"type": "play", "cards": ["red-5", "blue-5"], "color": "red"})
+    ignored(game.apply({"type": "color", "color": "blue"}), "no-wild")
