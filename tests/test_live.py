@@ -227,6 +227,30 @@ def test_seat_cards_are_read_from_where_cards_lie(tmp_path: Path) -> None:
     }
 
 
+def test_a_round_with_other_players_reseats_the_table() -> None:
+    from vision.calibration import TableLayout
+    from vision.watcher import Watcher
+
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob", "Cy", "Dee"])
+    layout = TableLayout.default(640, 480, 4)
+    watcher = Watcher(layout, runner.players)
+    ok = {"ok": True, "state": {}}
+    # Same players: nothing moves.
+    runner.notify({"type": "round", "players": ["Ann", "Bob", "Cy", "Dee"]}, ok, "referee")
+    assert runner._drain_notes(watcher, layout) is layout
+    # Three players now: three seats, evenly around from seat 0, and their names.
+    runner.notify({"type": "round", "players": ["Eve", "Fay", "Gus"]}, ok, "referee")
+    new = runner._drain_notes(watcher, layout)
+    assert runner.players == watcher.players == ["Eve", "Fay", "Gus"]
+    assert new.seats == (180.0, 300.0, 60.0) and watcher.layout is new
+    assert new.discard == layout.discard and new.draw == layout.draw
+    x, y = new.seat_anchor(1, 0.8)
+    assert new.seat_at(x, y) == 1
+    # A refused round changes nothing.
+    runner.notify({"type": "round", "players": ["Hal", "Ivy"]}, {"ok": False}, "referee")
+    assert runner._drain_notes(watcher, new) is new and runner.players == ["Eve", "Fay", "Gus"]
+
+
 def read_until(proc: subprocess.Popen[str], prefix: str, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     assert proc.stdout is not None

@@ -274,7 +274,7 @@ class LiveRunner:
                             event = script.with_color(event, frame.t)
                         self._submit_vision(event, pipeline.watcher)
                     self._update_seat_cards(result.detections, layout)
-                self._drain_notes(pipeline.watcher)
+                layout = self._drain_notes(pipeline.watcher, layout)
             self._show(image, None if result is None else result.detections, layout, frame.index)
             self.frames_processed += 1
             self._processed_at.append(time.monotonic())
@@ -347,15 +347,28 @@ class LiveRunner:
         except Exception as exc:
             self._set(available=True, message=f"could not submit a ruling: {exc}")
 
-    def _drain_notes(self, watcher: Any) -> None:
-        """Tell the watcher about the referee's rulings: a new round empties the pile."""
+    def _drain_notes(self, watcher: Any, layout: Any) -> Any:
+        """Tell the watcher about the referee's rulings: a new round empties the pile,
+        and a round with other players re-seats the table. Returns the layout in use."""
         while True:
             try:
                 event, verdict, _source = self._notes.get_nowait()
             except queue.Empty:
-                return
-            if watcher is not None and event.get("type") == "round" and verdict.get("ok"):
-                watcher.reset()
+                return layout
+            if watcher is None or event.get("type") != "round" or not verdict.get("ok"):
+                continue
+            watcher.reset()
+            players = event.get("players")
+            if isinstance(players, list) and players and players != self.players:
+                try:
+                    layout = layout.for_players([str(p) for p in players])
+                    watcher.seat_players([str(p) for p in players], layout)
+                except ValueError as exc:  # the tracker took it; the table cannot seat it
+                    self._set(available=True, message=f"seats kept: {exc}")
+                    continue
+                self.players = [str(p) for p in players]
+                with self._lock:
+                    self._seat_cards = {}
 
     def _update_seat_cards(self, detections: Any, layout: Any) -> None:
         seats: dict[str, list[str]] = {p: [] for p in self.players}

@@ -15,6 +15,7 @@ bearing is nearest ``b``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass, field
@@ -136,6 +137,24 @@ class TableLayout:
             self.card_px,
             self.names,
         )
+
+    def for_players(self, names: list[str] | tuple[str, ...]) -> TableLayout:
+        """This table seating ``names`` (clockwise): the same bearings when the count is
+        unchanged, else as many seats spread evenly clockwise from seat 0's bearing.
+
+        >>> table = TableLayout.default(640, 480, 4)
+        >>> table.for_players(["A", "B", "C"]).seats
+        (180.0, 300.0, 60.0)
+        """
+        n = len(names)
+        if n < 2:
+            raise ValueError("a table needs at least 2 seats")
+        seats = (
+            self.seats
+            if n == len(self.seats)
+            else tuple((self.seats[0] + 360.0 * i / n) % 360.0 for i in range(n))
+        )
+        return dataclasses.replace(self.with_seats(seats), names=tuple(names))
 
     def scaled(self, width: int, height: int) -> TableLayout:
         """The same table seen at another resolution (bearings do not change)."""

@@ -199,3 +199,71 @@ def run_summary(run_dir: Path) -> tuple[int, dict[str, float]]:
 
 def write_settings(path: Path, settings: TrainSettings) -> None:
     path.write_text(json.dumps(asdict(settings), indent=2) + "\n")
+
+
+def _polygon_iou(a: Any, b: Any) -> float:
+    import cv2
+    import numpy as np
+
+    pa, pb = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def write_detector_cut_crops(
+    cls_dir: Path,
+    models_dir: Path,
+    n_scenes: int,
+    *,
+    seed: int = 0,
+    imgsz: int = 64,
+    size: tuple[int, int] = (480, 640),
+    min_iou: float = 0.7,
+    min_visible: float = 0.6,
+    progress: Any = None,
+) -> int:
+    """Crops of rendered table scenes as the detector in ``models_dir`` cuts them.
+
+    The classifier otherwise learns from crops cut along the true corners (slightly
+    jittered); at run time it gets the detector's boxes, which are looser or tighter,
+    cut off a corner of a card half under another, or include a neighbour. Each
+    face-up detection whose rotated box overlaps a rendered card by ``min_iou`` (and
+    that card is at least ``min_visible`` uncovered) is written to
+    ``cls_dir/train/<face>/`` under the card's true name. Returns the number written.
+    """
+    import cv2
+    import numpy as np
+
+    from vision.recognition import CardFinder
+    from vision.render.dataset import _closeup_cards, _style, warp_crop
+    from vision.render.scene import CardBank, compose_scene
+
+    finder = CardFinder.load(models_dir)
+    rng = np.random.default_rng(seed)
+    bank = CardBank(rng, variants=16)
+    written = 0
+    for i in range(n_scenes):
+        style = _style(rng, 0.15)
+        names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
+        scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
+        corners, _conf, cls_id = finder.find_cards(scene.image)
+        for quad, k in zip(corners, cls_id, strict=True):
+            if k != 0:
+                continue
+            scored = [(_polygon_iou(quad, c.corners), c) for c in scene.cards]
+            iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
+            if card is None or iou < min_iou or card.card == "back":
+                continue
+            if card.visible < min_visible:
+                continue
+            crop = warp_crop(scene.image, quad, imgsz)
+            if rng.random() < 0.5:
+                crop = crop[::-1, ::-1]
+            dest = cls_dir / "train" / card.card
+            dest.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(dest / f"det{seed}_{i:06d}_{written}.jpg"), crop)
+            written += 1
+        if progress is not None and ((i + 1) % 50 == 0 or i + 1 == n_scenes):
+            progress("detector-cut crops", i + 1, n_scenes)
+    return written

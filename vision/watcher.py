@@ -169,6 +169,19 @@ class Watcher:
             tr.pending_since = None
         self._below_since = None
 
+    def seat_players(self, players: list[str], layout: TableLayout | None = None) -> None:
+        """A round with other players (or another seating): new names, and a layout
+        with as many seats when their number changed. Call with :meth:`reset`."""
+        layout = layout or self.layout
+        if len(players) != len(layout.seats):
+            raise ValueError(
+                f"{len(players)} players but the table layout has {len(layout.seats)} seats"
+            )
+        if len(set(players)) != len(players):
+            raise ValueError(f"player names must be distinct: {players}")
+        self.layout = layout
+        self.players = list(players)
+
     def play_refused(self) -> None:
         """The tracker refused the last play: taking that card back is not an ``undo``."""
         if self._pile:

@@ -393,3 +393,13 @@ def test_random_detection_streams_never_raise_and_give_wellformed_events(
                 cards = ev.get("cards") or [ev.get("card")]
                 assert all(isinstance(c, str) and c != "back" for c in cards)
     assert not math.isnan(len(w.pile))
+
+
+def test_reseating_checks_the_seats_against_the_players() -> None:
+    w = Watcher(LAYOUT, ["Ann", "Bob", "Cy", "Dee"])
+    with pytest.raises(ValueError, match="3 players"):
+        w.seat_players(["Eve", "Fay", "Gus"])  # the layout still has 4 seats
+    with pytest.raises(ValueError, match="distinct"):
+        w.seat_players(["Eve", "Eve", "Gus"], LAYOUT.for_players(["a", "b", "c"]))
+    w.seat_players(["Eve", "Fay", "Gus"], LAYOUT.for_players(["Eve", "Fay", "Gus"]))
+    assert w.players == ["Eve", "Fay", "Gus"] and len(w.layout.seats) == 3
