@@ -221,6 +221,7 @@ def write_detector_cut_crops(
     size: tuple[int, int] = (480, 640),
     min_iou: float = 0.7,
     min_visible: float = 0.6,
+    split: str = "train",
     progress: Any = None,
 ) -> int:
     """Crops of rendered table scenes as the detector in ``models_dir`` cuts them.
@@ -230,7 +231,7 @@ def write_detector_cut_crops(
     cut off a corner of a card half under another, or include a neighbour. Each
     face-up detection whose rotated box overlaps a rendered card by ``min_iou`` (and
     that card is at least ``min_visible`` uncovered) is written to
-    ``cls_dir/train/<face>/`` under the card's true name. Returns the number written.
+    ``cls_dir/<split>/<face>/`` under the card's true name. Returns the number written.
     """
     import cv2
     import numpy as np
@@ -260,7 +261,7 @@ def write_detector_cut_crops(
             crop = warp_crop(scene.image, quad, imgsz)
             if rng.random() < 0.5:
                 crop = crop[::-1, ::-1]
-            dest = cls_dir / "train" / card.card
+            dest = cls_dir / split / card.card
             dest.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(dest / f"det{seed}_{i:06d}_{written}.jpg"), crop)
             written += 1

@@ -183,3 +183,16 @@ def test_real_photo_writers_use_the_training_part_only(tmp_path: Path) -> None:
         fields = label.read_text().split()
         assert fields[0] == "0" and len(fields) == 9
         assert all(0.0 <= float(v) <= 1.0 for v in fields[1:])
+
+
+def test_detector_cut_crops_carry_the_true_face(tmp_path: Path) -> None:
+    from vision.render.cards import FACES
+    from vision.training import write_detector_cut_crops
+    from vision.yolo_env import MODELS_DIR
+
+    n = write_detector_cut_crops(tmp_path, MODELS_DIR, 6, seed=2, imgsz=48, split="val")
+    crops = list((tmp_path / "val").rglob("*.jpg"))
+    assert n == len(crops) > 0
+    assert {p.parent.name for p in crops} <= set(FACES)
+    assert all(cv2.imread(str(p)).shape == (48, 48, 3) for p in crops)
+    assert not (tmp_path / "train").exists()

@@ -40,6 +40,9 @@ def test_train_entry_point_end_to_end(tmp_path: Path) -> None:
             "4",
             "--workers",
             "0",
+            "--det-cut",
+            "2",
+            "1",
         ]
     )
     assert code == 0

@@ -52,6 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "classifier set and pseudo-labelled into the detector set (with the detector in --out)",
     )
     parser.add_argument("--real-repeat", type=int, default=3, help="copies of each real crop")
+    parser.add_argument(
+        "--det-cut",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("TRAIN", "VAL"),
+        help="render TRAIN + VAL more scenes and add their cards as the detector in --out "
+        "cuts them to the classifier set (the crops it gets at run time)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lr0", type=float, default=None, help="initial learning rate")
 
@@ -170,6 +179,23 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
             )
             _log(f"added {n} real-photo crops (training part only) to {cls_dir}")
+        if args.det_cut is not None:
+            from vision.training import write_detector_cut_crops
+
+            for split, n_scenes, seed in (
+                ("train", args.det_cut[0], args.seed + 11),
+                ("val", args.det_cut[1], args.seed + 12),
+            ):
+                n = write_detector_cut_crops(
+                    cls_dir,
+                    out,
+                    n_scenes,
+                    seed=seed,
+                    imgsz=args.cls_imgsz,
+                    split=split,
+                    progress=stderr_progress,
+                )
+                _log(f"added {n} detector-cut crops from {n_scenes} scenes to {cls_dir / split}")
         t0 = time.time()
         extra = {"time": args.cls_hours} if args.cls_hours else {}
         if args.lr0 is not None:
