@@ -218,6 +218,7 @@ def write_detector_cut_crops(
     *,
     seed: int = 0,
     imgsz: int = 64,
+    det_imgsz: int = 320,
     size: tuple[int, int] = (480, 640),
     min_iou: float = 0.7,
     min_visible: float = 0.6,
@@ -240,7 +241,7 @@ def write_detector_cut_crops(
     from vision.render.dataset import _closeup_cards, _style, warp_crop
     from vision.render.scene import CardBank, compose_scene
 
-    finder = CardFinder.load(models_dir)
+    finder = CardFinder.load(models_dir, imgsz=det_imgsz)
     rng = np.random.default_rng(seed)
     bank = CardBank(rng, variants=16)
     written = 0

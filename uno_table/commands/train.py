@@ -192,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
                     n_scenes,
                     seed=seed,
                     imgsz=args.cls_imgsz,
+                    det_imgsz=args.det_imgsz,
                     split=split,
                     progress=stderr_progress,
                 )
