@@ -15,6 +15,7 @@ from vision.render.dataset import (
     warp_crop,
     write_classifier_dataset,
     write_detection_dataset,
+    write_photo_dataset,
 )
 from vision.render.scene import compose_scene
 from vision.render.table import KINDS
@@ -119,6 +120,23 @@ def test_detection_dataset_is_in_obb_format(tmp_path: Path) -> None:
     for row in rows:
         assert row[0] in ("0", "1") and len(row) == 9
         assert all(0.0 <= float(v) <= 1.0 for v in row[1:])
+
+
+def test_photo_dataset_shows_large_framed_cards(tmp_path: Path) -> None:
+    write_photo_dataset(tmp_path, n_train=6, n_val=1, seed=2, long_side=160)
+    images = sorted((tmp_path / "images" / "train").glob("*.jpg"))
+    assert len(images) == 6 and len(list((tmp_path / "images" / "val").glob("*.jpg"))) == 1
+    shapes = {cv2.imread(str(p)).shape[:2] for p in images}
+    assert shapes <= {(160, 120), (120, 160)}
+    for img in images:
+        rows = [
+            line.split()
+            for line in (tmp_path / "labels" / "train" / f"{img.stem}.txt").read_text().splitlines()
+        ]
+        assert rows, "every photo shows a card"
+        # The largest card covers a good part of the picture (unlike a table scene).
+        areas = [cv2.contourArea(np.array(r[1:], np.float32).reshape(4, 2)) for r in rows]
+        assert max(areas) > 0.04
 
 
 def test_classifier_dataset_has_a_folder_per_face(tmp_path: Path) -> None:

@@ -43,9 +43,17 @@ def test_train_entry_point_end_to_end(tmp_path: Path) -> None:
             "--det-cut",
             "2",
             "1",
+            "--photos",
+            "2",
+            "1",
+            "--det-subset",
+            "3",
         ]
     )
     assert code == 0
+    # The detector learnt from 3 of the 4 table scenes and the 2 photos.
+    assert len((data / "detector-train.txt").read_text().split()) == 5
+    assert len((data / "detector-val.txt").read_text().split()) == 3
     for name in (
         "detector.pt",
         "detector.onnx",

@@ -61,12 +61,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="render TRAIN + VAL more scenes and add their cards as the detector in --out "
         "cuts them to the classifier set (the crops it gets at run time)",
     )
+    parser.add_argument(
+        "--photos",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("TRAIN", "VAL"),
+        help="render TRAIN + VAL phone-photo-like scenes (one or two large cards) "
+        "and add them to the detector's data",
+    )
+    parser.add_argument(
+        "--det-subset",
+        type=int,
+        default=None,
+        help="use this many of the rendered table scenes (at random) beside the extra data",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lr0", type=float, default=None, help="initial learning rate")
 
 
 def _log(msg: str) -> None:
     print(f"[train] {msg}", file=sys.stderr, flush=True)
+
+
+def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out: Path) -> Path:
+    """The detector's data: the table scenes, plus rendered phone photos (--photos) and
+    the pseudo-labelled training part of real photos (--real-cards) when asked for.
+    Several sources are listed in image-list files beside a combined yaml."""
+    import random
+
+    from vision.render.dataset import stderr_progress, write_photo_dataset
+
+    train_dirs = [det_dir / "images" / "train"]
+    val_dirs = [det_dir / "images" / "val"]
+    if args.photos is not None:
+        photo_dir = args.data / "detector-photos"
+        _log(f"rendering {args.photos[0]}+{args.photos[1]} photo scenes into {photo_dir}")
+        write_photo_dataset(
+            photo_dir, args.photos[0], args.photos[1], seed=args.seed + 5, progress=stderr_progress
+        )
+        train_dirs.append(photo_dir / "images" / "train")
+        val_dirs.append(photo_dir / "images" / "val")
+    if args.real_cards is not None and (out / "detector.onnx").exists():
+        from vision.deck_calibration import add_real_detection_images
+
+        real_dir = args.data / "detector-real"
+        n = add_real_detection_images(args.real_cards, real_dir, out)
+        _log(f"pseudo-labelled {n} real photos (training part only) into {real_dir}")
+        train_dirs.append(real_dir / "images" / "train")
+    if len(train_dirs) == 1 and args.det_subset is None:
+        return det_yaml
+    train = sorted(str(p.resolve()) for p in train_dirs[0].glob("*.jpg"))
+    if args.det_subset is not None and args.det_subset < len(train):
+        train = sorted(random.Random(args.seed).sample(train, args.det_subset))
+    for d in train_dirs[1:]:
+        train += sorted(str(p.resolve()) for p in d.glob("*.jpg"))
+    val = [str(p.resolve()) for d in val_dirs for p in sorted(d.glob("*.jpg"))]
+    (args.data / "detector-train.txt").write_text("\n".join(train) + "\n")
+    (args.data / "detector-val.txt").write_text("\n".join(val) + "\n")
+    combined = args.data / "detector-combined.yaml"
+    names = "\n".join(line for line in det_yaml.read_text().splitlines() if line.startswith("  "))
+    combined.write_text(
+        f"train: {(args.data / 'detector-train.txt').resolve()}\n"
+        f"val: {(args.data / 'detector-val.txt').resolve()}\nnames:\n{names}\n"
+    )
+    _log(f"detector data: {len(train)} train, {len(val)} val images -> {combined}")
+    return combined
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,20 +177,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     if "detector" in stages:
-        if args.real_cards is not None and (out / "detector.onnx").exists():
-            from vision.deck_calibration import add_real_detection_images
-
-            real_dir = args.data / "detector-real"
-            n = add_real_detection_images(args.real_cards, real_dir, out)
-            _log(f"pseudo-labelled {n} real photos (training part only) into {real_dir}")
-            combined = args.data / "detector-with-real.yaml"
-            text = det_yaml.read_text().replace(
-                "train: images/train",
-                f"train:\n  - {(det_dir / 'images' / 'train').resolve()}\n"
-                f"  - {(real_dir / 'images' / 'train').resolve()}",
-            )
-            combined.write_text(text)
-            det_yaml = combined
+        det_yaml = _detector_data(args, det_dir, det_yaml, out)
         t0 = time.time()
         extra: dict[str, float] = {"time": args.det_hours} if args.det_hours else {}
         if args.lr0 is not None:

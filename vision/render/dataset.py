@@ -108,6 +108,64 @@ def write_detection_dataset(
     return yaml_path
 
 
+def write_photo_dataset(
+    root: Path,
+    n_train: int,
+    n_val: int,
+    *,
+    seed: int = 0,
+    long_side: int = 320,
+    min_visible: float = 0.3,
+    progress: Progress | None = None,
+) -> Path:
+    """Phone-photo-like scenes for the detector: one or two cards filling much of a
+    portrait or landscape picture, often held by a hand, the camera tilted.
+
+    The table scenes of :func:`write_detection_dataset` show cards at most half the
+    picture wide; a close-up photo (the way people photograph a card, and the way a
+    card is shown to the camera) fills it. Written in the same layout; returns the
+    dataset yaml path.
+    """
+    rng = np.random.default_rng(seed)
+    bank = CardBank(rng, variants=16)
+    short = round(long_side * 3 / 4)
+    total = n_train + n_val
+    done = 0
+    for split, n in (("train", n_train), ("val", n_val)):
+        img_dir = root / "images" / split
+        lbl_dir = root / "labels" / split
+        img_dir.mkdir(parents=True, exist_ok=True)
+        lbl_dir.mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            portrait = rng.random() < 0.6
+            oh, ow = (long_side, short) if portrait else (short, long_side)
+            # Card width as a share of the picture's width: a portrait card fills a
+            # portrait photo; in a landscape one its height is the limit.
+            width = (0.35, 0.75) if portrait else (0.22, 0.45)
+            style = SceneStyle(
+                card_width=width, hand_prob=0.6, distractor_prob=0.5, perspective=0.2
+            )
+            names = random_cards(rng, 1 if rng.random() < 0.75 else 2)
+            for _attempt in range(6):
+                # A photo is framed on its card: redraw scenes that cut it off.
+                scene = compose_scene(rng, cards=names, size=(oh, ow), style=style, bank=bank)
+                if max(c.visible for c in scene.cards) >= 0.75:
+                    break
+            cv2.imwrite(str(img_dir / f"p{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            lines = obb_label_lines(scene.cards, ow, oh, min_visible)
+            (lbl_dir / f"p{i:06d}.txt").write_text("".join(line + "\n" for line in lines))
+            done += 1
+            if progress is not None and (done % 25 == 0 or done == total):
+                progress("photo scenes", done, total)
+    yaml_path = root / "data.yaml"
+    names_txt = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+    yaml_path.write_text(
+        f"# Rendered by vision.render.dataset.write_photo_dataset (seed {seed}).\n"
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names_txt}\n"
+    )
+    return yaml_path
+
+
 def rect_corners(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The minimum-area rectangle around ``corners``, long side vertical, as TL TR BR BL.
 
