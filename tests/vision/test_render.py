@@ -122,6 +122,16 @@ def test_detection_dataset_is_in_obb_format(tmp_path: Path) -> None:
         assert all(0.0 <= float(v) <= 1.0 for v in row[1:])
 
 
+def test_dense_pile_scenes_label_the_top_card_not_the_buried_ones(tmp_path: Path) -> None:
+    write_detection_dataset(
+        tmp_path, n_train=4, n_val=0, size=(120, 160), seed=6, closeup_frac=0.0, dense_frac=1.0
+    )
+    for label in (tmp_path / "labels" / "train").glob("*.txt"):
+        rows = label.read_text().splitlines()
+        # Five to ten cards per scene, most on the pile under the top one: few labelled.
+        assert 1 <= len(rows) <= 10
+
+
 def test_photo_dataset_shows_large_framed_cards(tmp_path: Path) -> None:
     write_photo_dataset(tmp_path, n_train=6, n_val=1, seed=2, long_side=160)
     images = sorted((tmp_path / "images" / "train").glob("*.jpg"))

@@ -46,14 +46,17 @@ def test_train_entry_point_end_to_end(tmp_path: Path) -> None:
             "--photos",
             "2",
             "1",
+            "--dense-piles",
+            "1",
+            "1",
             "--det-subset",
             "3",
         ]
     )
     assert code == 0
-    # The detector learnt from 3 of the 4 table scenes and the 2 photos.
-    assert len((data / "detector-train.txt").read_text().split()) == 5
-    assert len((data / "detector-val.txt").read_text().split()) == 3
+    # The detector learnt from 3 of the 4 table scenes, the 2 photos and the pile.
+    assert len((data / "detector-train.txt").read_text().split()) == 6
+    assert len((data / "detector-val.txt").read_text().split()) == 4
     for name in (
         "detector.pt",
         "detector.onnx",

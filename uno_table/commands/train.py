@@ -71,6 +71,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and add them to the detector's data",
     )
     parser.add_argument(
+        "--dense-piles",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("TRAIN", "VAL"),
+        help="render TRAIN + VAL scenes of tight discard piles (5-10 cards, only the top "
+        "one whole) and add them to the detector's data",
+    )
+    parser.add_argument(
         "--det-subset",
         type=int,
         default=None,
@@ -90,7 +99,11 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
     Several sources are listed in image-list files beside a combined yaml."""
     import random
 
-    from vision.render.dataset import stderr_progress, write_photo_dataset
+    from vision.render.dataset import (
+        stderr_progress,
+        write_detection_dataset,
+        write_photo_dataset,
+    )
 
     train_dirs = [det_dir / "images" / "train"]
     val_dirs = [det_dir / "images" / "val"]
@@ -102,6 +115,21 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
         )
         train_dirs.append(photo_dir / "images" / "train")
         val_dirs.append(photo_dir / "images" / "val")
+    if args.dense_piles is not None:
+        dense_dir = args.data / "detector-dense"
+        _log(f"rendering {args.dense_piles[0]}+{args.dense_piles[1]} pile scenes into {dense_dir}")
+        write_detection_dataset(
+            dense_dir,
+            args.dense_piles[0],
+            args.dense_piles[1],
+            seed=args.seed + 1,
+            size=(240, 320) if args.det_imgsz <= 320 else (480, 640),
+            closeup_frac=0.0,
+            dense_frac=1.0,
+            progress=stderr_progress,
+        )
+        train_dirs.append(dense_dir / "images" / "train")
+        val_dirs.append(dense_dir / "images" / "val")
     if args.real_cards is not None and (out / "detector.onnx").exists():
         from vision.deck_calibration import add_real_detection_images
 

@@ -38,10 +38,15 @@ def stderr_progress(stage: str, done: int, total: int) -> None:
     print(f"\r{stage}: {done}/{total}", end=end, file=sys.stderr, flush=True)
 
 
-def _style(rng: np.random.Generator, closeup_frac: float) -> SceneStyle:
-    if rng.random() < closeup_frac:
+def _style(rng: np.random.Generator, closeup_frac: float, dense_frac: float = 0.0) -> SceneStyle:
+    u = rng.random()
+    if u < closeup_frac:
         # A card held close to the camera or a phone photo of one card: large cards.
         return SceneStyle(card_width=(0.2, 0.5), hand_prob=0.5, perspective=0.15)
+    if u < closeup_frac + dense_frac:
+        # A discard pile as play leaves it: cards squarely on top of each other at
+        # all angles, only the top one whole; a detector must box that one, not the heap.
+        return SceneStyle(card_width=(0.07, 0.16), pile_spread=(0.0, 0.12), pile_share=0.9)
     return SceneStyle()
 
 
@@ -75,10 +80,15 @@ def write_detection_dataset(
     seed: int = 0,
     size: tuple[int, int] = (480, 640),
     closeup_frac: float = 0.25,
+    dense_frac: float = 0.0,
     min_visible: float = 0.3,
     progress: Progress | None = None,
 ) -> Path:
-    """Render ``n_train + n_val`` scenes into ``root``; returns the dataset yaml path."""
+    """Render ``n_train + n_val`` scenes into ``root``; returns the dataset yaml path.
+
+    ``closeup_frac`` of them show one to three large cards, ``dense_frac`` a tight
+    discard pile of five to ten cards; the rest are mixed table scenes.
+    """
     rng = np.random.default_rng(seed)
     bank = CardBank(rng, variants=16)
     oh, ow = size
@@ -90,8 +100,10 @@ def write_detection_dataset(
         img_dir.mkdir(parents=True, exist_ok=True)
         lbl_dir.mkdir(parents=True, exist_ok=True)
         for i in range(n):
-            style = _style(rng, closeup_frac)
+            style = _style(rng, closeup_frac, dense_frac)
             names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
+            if style.pile_share > 0.8:
+                names = random_cards(rng, int(rng.integers(5, 11)))
             scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
             cv2.imwrite(str(img_dir / f"{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             lines = obb_label_lines(scene.cards, ow, oh, min_visible)

@@ -67,6 +67,8 @@ class SceneStyle:
     blur_prob: float = 0.4
     jpeg_prob: float = 0.7
     perspective: float = 0.12  # max corner displacement as a fraction of the image
+    pile_spread: tuple[float, float] = (0.05, 0.35)  # pile cards' offsets, in card widths
+    pile_share: float = 0.65  # chance that a card lies on the discard pile
 
 
 class CardBank:
@@ -128,10 +130,10 @@ def _layout(
     out: list[tuple[str, Corners]] = []
     pile_center = (rng.uniform(0.25, 0.75) * pw, rng.uniform(0.25, 0.75) * ph)
     base_angle = rng.uniform(0, 360)
-    pile_spread = rng.uniform(0.05, 0.35)
+    pile_spread = rng.uniform(*style.pile_spread)
     for name in names:
         w = cw * rng.uniform(0.95, 1.05)
-        if rng.random() < 0.65:  # on the discard pile
+        if rng.random() < style.pile_share:  # on the discard pile
             c = (
                 pile_center[0] + rng.normal(0, pile_spread * cw),
                 pile_center[1] + rng.normal(0, pile_spread * cw),
