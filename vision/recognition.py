@@ -250,6 +250,27 @@ class CardFinder:
         return corners.astype(np.float32), conf[idx].astype(np.float32), cls_id[idx]
 
 
+def _card_shaped(quad: F32) -> bool:
+    """Whether a box has a card's proportions (2:3, with room for a tilted camera)."""
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[2] - quad[1]))
+    return 1.25 <= max(w, h) / max(min(w, h), 1e-6) <= 1.85
+
+
+def _has_card_shape(corners: F32, cls_id: npt.NDArray[np.intp]) -> bool:
+    return any(_card_shaped(q) for q, k in zip(corners, cls_id, strict=True) if k == 0)
+
+
+def _needs_margin(corners: F32, cls_id: npt.NDArray[np.intp], shape: tuple[int, ...]) -> bool:
+    """Nothing found, or only large face boxes out of a card's shape (a close-up)."""
+    if len(corners) == 0:
+        return True
+    if _has_card_shape(corners, cls_id):
+        return False
+    largest = max(float(cv2.contourArea(q)) for q in corners)
+    return largest >= 0.1 * shape[0] * shape[1]
+
+
 class CardRecognizer:
     """Frames in, :class:`~vision.detections.Detections` out (canonical card names).
 
@@ -396,16 +417,19 @@ class CardRecognizer:
         if frame_bgr.dtype != np.uint8:
             frame_bgr = np.clip(frame_bgr, 0, 255).astype(np.uint8)
         corners, conf, cls_id = self.find_cards(frame_bgr)
-        if len(conf) == 0 and self.pad_retry:
-            # A card filling the whole picture (a scan, a close-up) has no table around
-            # it, unlike every training scene: look again with a grey margin added.
+        if self.pad_retry and _needs_margin(corners, cls_id, frame_bgr.shape):
+            # A card filling the picture (a scan, a close-up) has little table around
+            # it, unlike the training scenes, and comes out unfound or boxed out of
+            # shape: look again with a grey margin added.
             h0, w0 = frame_bgr.shape[:2]
             pad = max(8, int(0.15 * max(h0, w0)))
             padded = cv2.copyMakeBorder(
                 frame_bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(114, 114, 114)
             )
-            corners, conf, cls_id = self.find_cards(padded)
-            corners = (corners - np.float32(pad)).astype(np.float32)
+            again = self.find_cards(padded)
+            if len(conf) == 0 or _has_card_shape(again[0], again[2]):
+                corners = (again[0] - np.float32(pad)).astype(np.float32)
+                conf, cls_id = again[1], again[2]
         n = len(conf)
         if n == 0:
             return Detections.empty()

@@ -196,3 +196,23 @@ def test_detector_cut_crops_carry_the_true_face(tmp_path: Path) -> None:
     assert {p.parent.name for p in crops} <= set(FACES)
     assert all(cv2.imread(str(p)).shape == (48, 48, 3) for p in crops)
     assert not (tmp_path / "train").exists()
+
+
+def test_a_margin_is_tried_when_nothing_card_shaped_is_found() -> None:
+    from vision.recognition import _needs_margin
+
+    def box(w: float, h: float) -> np.ndarray:
+        return np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+
+    face, back = np.intp(0), np.intp(1)
+    shape = (480, 640, 3)
+    none = np.zeros((0, 4, 2), np.float32)
+    assert _needs_margin(none, np.zeros(0, np.intp), shape)
+    # A 2:3 face box is a card: no second look.
+    assert not _needs_margin(np.stack([box(200, 300)]), np.array([face]), shape)
+    # A large square face box is a close-up boxed out of shape: look again.
+    assert _needs_margin(np.stack([box(400, 420)]), np.array([face]), shape)
+    # A small square box (a pile on a table seen from above) is left alone.
+    assert not _needs_margin(np.stack([box(60, 64)]), np.array([face]), shape)
+    # A card-shaped back does not make a face box card-shaped.
+    assert _needs_margin(np.stack([box(400, 420), box(100, 150)]), np.array([face, back]), shape)
