@@ -87,7 +87,8 @@ def write_detection_dataset(
     """Render ``n_train + n_val`` scenes into ``root``; returns the dataset yaml path.
 
     ``closeup_frac`` of them show one to three large cards, ``dense_frac`` a tight
-    discard pile of five to ten cards; the rest are mixed table scenes.
+    pile of five to ten cards (three in ten of them a draw pile, all backs); the rest
+    are mixed table scenes.
     """
     rng = np.random.default_rng(seed)
     bank = CardBank(rng, variants=16)
@@ -104,6 +105,9 @@ def write_detection_dataset(
             names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
             if style.pile_share > 0.8:
                 names = random_cards(rng, int(rng.integers(5, 11)))
+                if rng.random() < 0.3:
+                    # The draw pile: a stack of backs, whose top card is a back too.
+                    names = ["back"] * len(names)
             scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
             cv2.imwrite(str(img_dir / f"{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             lines = obb_label_lines(scene.cards, ow, oh, min_visible)
