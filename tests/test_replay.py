@@ -78,6 +78,8 @@ def test_replay_human_output_and_errors(video: Path, capsys: pytest.CaptureFixtu
     assert "no such video file" in capsys.readouterr().err
     assert main(["replay", str(video), "--oracle", "--players", "A,B"]) == 2
     assert "seats" in capsys.readouterr().err
+    assert main(["replay", str(video), "--models", str(video.parent / "no-models")]) == 2
+    assert "recogniser is not available" in capsys.readouterr().err
     bad = video.parent / "bad.jsonl"
     bad.write_text("{oops\n")
     assert main(["replay", str(video), "--oracle", "--truth", str(bad)]) == 2

@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skip-static", action="store_true", help="reuse detections while the table is still"
     )
+    parser.add_argument("--models", help="folder of the recogniser's weights (default models/)")
 
 
 def _fail(msg: str) -> int:
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             from vision.detector import CardRecognizer
 
-            recognizer = CardRecognizer.load()
+            recognizer = CardRecognizer.load(args.models)
         except Exception as exc:  # no model committed yet, or a broken file
             return _fail(f"the card recogniser is not available ({exc}); try --oracle")
 
