@@ -1,9 +1,10 @@
 """The card recogniser: an oriented-box detector, then a face classifier on each crop.
 
 Stage 1 finds every card (``card`` face up, ``back`` face down) as a rotated
-rectangle; stage 2 warps each face-up card upright onto a 64 x 64 square and names
-it (54 faces). Both stages run with ONNX Runtime on the CPU from the files in
-``models/`` (PyTorch weights next to them are the fallback), offline.
+rectangle; stage 2 warps each face-up card upright onto a square (96 x 96, as
+``classifier.json`` says) and names it (54 faces). Both stages run with OpenVINO or
+ONNX Runtime on the CPU from the files in ``models/`` (PyTorch weights next to them
+are the fallback), offline.
 
 >>> rec = CardRecognizer.load()                       # doctest: +SKIP
 >>> dets = rec.detect(cv2.imread("table.jpg"))        # doctest: +SKIP

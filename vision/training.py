@@ -5,7 +5,7 @@ downloaded), trained with AMP off (AMP's check would fetch weights) and few load
 workers, then exported to the files :class:`vision.recognition.CardRecognizer` loads:
 
 - ``detector.pt`` / ``detector.onnx``: oriented-box YOLO, classes ``card`` and ``back``;
-- ``classifier.pt`` / ``classifier.onnx``: the 54 faces, on 64 x 64 upright crops; the
+- ``classifier.pt`` / ``classifier.onnx``: the 54 faces, on square upright crops; the
   ONNX file has two outputs, probabilities and the embedding used by deck calibration.
 """
 
