@@ -94,8 +94,9 @@ def _log(msg: str) -> None:
 
 
 def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out: Path) -> Path:
-    """The detector's data: the table scenes, plus rendered phone photos (--photos) and
-    the pseudo-labelled training part of real photos (--real-cards) when asked for.
+    """The detector's data: the table scenes (all, or --det-subset of them), plus
+    rendered phone photos (--photos), tight piles (--dense-piles) and the
+    pseudo-labelled training part of real photos (--real-cards) when asked for.
     Several sources are listed in image-list files beside a combined yaml."""
     import random
 
