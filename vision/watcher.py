@@ -141,14 +141,9 @@ class Watcher:
         players: list[str],
         config: WatcherConfig | None = None,
     ) -> None:
-        if len(players) != len(layout.seats):
-            raise ValueError(
-                f"{len(players)} players but the table layout has {len(layout.seats)} seats"
-            )
-        if len(set(players)) != len(players):
-            raise ValueError(f"player names must be distinct: {players}")
         self.layout = layout
-        self.players = list(players)
+        self.players: list[str] = []
+        self.seat_players(players, layout)
         self.cfg = config or WatcherConfig()
         self._tracks: list[_Track] = []
         self._next_id = 0
