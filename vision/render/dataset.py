@@ -25,7 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.render.cards import FACES
-from vision.render.scene import CardBank, PlacedCard, SceneStyle, compose_scene, random_cards
+from vision.render.scene import (
+    CardBank,
+    PlacedCard,
+    Scene,
+    SceneStyle,
+    compose_scene,
+    random_cards,
+)
 
 DETECTOR_CLASSES: tuple[str, ...] = ("card", "back")
 
@@ -72,6 +79,33 @@ def obb_label_lines(
     return lines
 
 
+def _write_obb_sample(
+    root: Path, split: str, stem: str, scene: Scene, min_visible: float, quality: int
+) -> None:
+    """One scene as ``images/<split>/<stem>.jpg`` and its OBB label file."""
+    img_dir, lbl_dir = root / "images" / split, root / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lbl_dir.mkdir(parents=True, exist_ok=True)
+    oh, ow = scene.image.shape[:2]
+    cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    lines = obb_label_lines(scene.cards, ow, oh, min_visible)
+    (lbl_dir / f"{stem}.txt").write_text("".join(line + "\n" for line in lines))
+
+
+def _write_obb_yaml(root: Path, made_by: str) -> Path:
+    """The ultralytics dataset yaml of an OBB dataset written by the functions above."""
+    for kind in ("images", "labels"):  # an empty split still has its folders
+        for split in ("train", "val"):
+            (root / kind / split).mkdir(parents=True, exist_ok=True)
+    yaml_path = root / "data.yaml"
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+    yaml_path.write_text(
+        f"# Rendered by {made_by}.\n"
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    return yaml_path
+
+
 def write_detection_dataset(
     root: Path,
     n_train: int,
@@ -92,14 +126,9 @@ def write_detection_dataset(
     """
     rng = np.random.default_rng(seed)
     bank = CardBank(rng, variants=16)
-    oh, ow = size
     total = n_train + n_val
     done = 0
     for split, n in (("train", n_train), ("val", n_val)):
-        img_dir = root / "images" / split
-        lbl_dir = root / "labels" / split
-        img_dir.mkdir(parents=True, exist_ok=True)
-        lbl_dir.mkdir(parents=True, exist_ok=True)
         for i in range(n):
             style = _style(rng, closeup_frac, dense_frac)
             names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
@@ -109,19 +138,11 @@ def write_detection_dataset(
                     # The draw pile: a stack of backs, whose top card is a back too.
                     names = ["back"] * len(names)
             scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
-            cv2.imwrite(str(img_dir / f"{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            lines = obb_label_lines(scene.cards, ow, oh, min_visible)
-            (lbl_dir / f"{i:06d}.txt").write_text("".join(line + "\n" for line in lines))
+            _write_obb_sample(root, split, f"{i:06d}", scene, min_visible, quality=92)
             done += 1
             if progress is not None and (done % 25 == 0 or done == total):
                 progress("detection scenes", done, total)
-    yaml_path = root / "data.yaml"
-    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
-    yaml_path.write_text(
-        f"# Rendered by vision.render.dataset (seed {seed}).\n"
-        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
-    )
-    return yaml_path
+    return _write_obb_yaml(root, f"vision.render.dataset (seed {seed})")
 
 
 def write_photo_dataset(
@@ -148,10 +169,6 @@ def write_photo_dataset(
     total = n_train + n_val
     done = 0
     for split, n in (("train", n_train), ("val", n_val)):
-        img_dir = root / "images" / split
-        lbl_dir = root / "labels" / split
-        img_dir.mkdir(parents=True, exist_ok=True)
-        lbl_dir.mkdir(parents=True, exist_ok=True)
         for i in range(n):
             portrait = rng.random() < 0.6
             oh, ow = (long_side, short) if portrait else (short, long_side)
@@ -167,19 +184,11 @@ def write_photo_dataset(
                 scene = compose_scene(rng, cards=names, size=(oh, ow), style=style, bank=bank)
                 if max(c.visible for c in scene.cards) >= 0.75:
                     break
-            cv2.imwrite(str(img_dir / f"p{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            lines = obb_label_lines(scene.cards, ow, oh, min_visible)
-            (lbl_dir / f"p{i:06d}.txt").write_text("".join(line + "\n" for line in lines))
+            _write_obb_sample(root, split, f"p{i:06d}", scene, min_visible, quality=90)
             done += 1
             if progress is not None and (done % 25 == 0 or done == total):
                 progress("photo scenes", done, total)
-    yaml_path = root / "data.yaml"
-    names_txt = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
-    yaml_path.write_text(
-        f"# Rendered by vision.render.dataset.write_photo_dataset (seed {seed}).\n"
-        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names_txt}\n"
-    )
-    return yaml_path
+    return _write_obb_yaml(root, f"vision.render.dataset.write_photo_dataset (seed {seed})")
 
 
 def rect_corners(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
