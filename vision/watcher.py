@@ -43,6 +43,17 @@ from vision.calibration import TableLayout, bearing_of
 from vision.detections import Detections
 
 BACK = "back"
+COLORS = ("red", "yellow", "green", "blue")
+
+
+def card_value(name: str) -> str:
+    """A card's value or symbol, its colour left out.
+
+    >>> card_value("red-7"), card_value("blue-draw2"), card_value("wild-draw4")
+    ('7', 'draw2', 'wild-draw4')
+    """
+    color, _, value = name.partition("-")
+    return value if color in COLORS else name
 
 
 @dataclass(frozen=True)
@@ -56,10 +67,11 @@ class WatcherConfig:
     min_confidence: float = 0.25  # ignore weaker detections
     group_s: float = 0.5  # wait at most this long for cards put down together
     quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
+    swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
     undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
     same_spot: float = 0.45  # a card this near a pile card's resting place is that card
     draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
-    votes: int = 15  # sightings used for a track's name
+    votes: int = 25  # sightings used for a track's name
 
 
 @dataclass
@@ -103,14 +115,18 @@ class _Track:
     def name(self) -> str:
         score: dict[str, float] = {}
         for n, c in self.votes:
-            score[n] = score.get(n, 0.0) + c
+            score[n] = score.get(n, 0.0) + c * c
         return max(score, key=lambda n: score[n])
 
     def name_share(self) -> float:
-        """How much of the vote the winning name holds (0..1)."""
-        total = sum(c for _, c in self.votes) or 1.0
+        """How much of the vote the winning name holds (0..1).
+
+        Votes weigh the square of their confidence: one clear look at a card outweighs
+        several unsure ones (a card half under a hand, or boxed with the pile).
+        """
+        total = sum(c * c for _, c in self.votes) or 1.0
         top = self.name
-        return sum(c for n, c in self.votes if n == top) / total
+        return sum(c * c for n, c in self.votes if n == top) / total
 
 
 @dataclass
@@ -404,9 +420,30 @@ class Watcher:
                 return False
         if arrived:
             return True
+        if self._read_beside_pile_card(tr, card):
+            return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return self._at_rest(tr, t, card, self.cfg.quiet_play_rest_s) and tr.name_share() >= 0.7
+
+    def _read_beside_pile_card(self, tr: _Track, card: float) -> bool:
+        """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared?
+
+        A card put on the pile hides the one under it, and the hand that brings it
+        hides both for a moment. A face that comes and goes in turns with a pile
+        card's at the same place, or takes its place from one frame to the next, is
+        that card misread (a pile card boxed with the heap under it reads as anything).
+        """
+        x, y = tr.xy
+        lim = self.cfg.same_spot * card
+        return any(
+            o.played
+            and o is not tr
+            and o.name != BACK
+            and o.last_t >= tr.first_t - self.cfg.swap_gap_s
+            and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
+            for o in self._tracks
+        )
 
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.layout.discard
@@ -457,17 +494,39 @@ class Watcher:
             return []
         group = [tr for tr in self._tracks if tr.pending_since is not None]
         group += [tr for tr in waiting if len(tr.sightings) >= 3 and zone.contains(*tr.xy)]
-        return [self._commit(group, t, card)]
+        return [self._commit(self._one_value(group, t), t, card)]
+
+    def _one_value(self, group: list[_Track], t: float) -> list[_Track]:
+        """The cards of ``group`` that share the value of its best-seen card.
+
+        Several cards go down together only when they share a value (a rule set
+        allows that or not; either way it is the only such play players make), so a
+        card of another value in the group is a misreading of a card under them.
+        """
+        if len(group) < 2:
+            return group
+        best = max(group, key=lambda tr: self._seen(tr, t))
+        value = card_value(best.name)
+        keep = [tr for tr in group if card_value(tr.name) == value]
+        for tr in group:
+            if tr not in keep:
+                tr.pending_since = None
+                tr.played = True  # a pile card misread: never a play of its own
+        return keep
+
+    @staticmethod
+    def _seen(tr: _Track, t: float) -> float:
+        """How well a card was seen lately: its mean confidence over the last second.
+
+        A card covered by another gets a lower confidence.
+        """
+        recent = [s for s in tr.sightings if t - s.t <= 1.0]
+        conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
+        return sum(conf) / len(conf)
 
     def _commit(self, group: list[_Track], t: float, card: float) -> dict[str, object]:
-        # Bottom first. The top card of a fan is the one seen best (a covered card gets
-        # lower confidence): the mean confidence of the last second's sightings.
-        def seen(tr: _Track) -> float:
-            recent = [s for s in tr.sightings if t - s.t <= 1.0]
-            conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
-            return sum(conf) / len(conf)
-
-        group.sort(key=seen)
+        # Bottom first. The top card of a fan is the one seen best.
+        group.sort(key=lambda tr: self._seen(tr, t))
         names = [tr.name for tr in group]
         spots = [tr.xy for tr in group]
         for tr in group:

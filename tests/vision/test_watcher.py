@@ -341,6 +341,47 @@ def test_card_never_seen_arriving_still_counts_after_a_longer_rest() -> None:
     assert events[1]["type"] == "play"
 
 
+def test_top_card_read_in_turns_as_another_face_is_no_play() -> None:
+    # A card boxed with the heap under it reads as anything: here every third
+    # frame names another face, at the same place, for two seconds.
+    table = started("red-5")
+    table.bring(["green-7"], SEAT_EDGE["Cy"])
+    table.still(10)
+    base = len(table.frames)
+    table.still(60)
+    for i in range(base, base + 60):
+        if (i - base) % 3:
+            table.frames[i] = [
+                det("green-reverse", *CENTER, 0.7) if d[0] == "green-7" else d
+                for d in table.frames[i]
+            ]
+    assert [e.get("card") for e in kinds(feed(table))] == ["red-5", "green-7"]
+
+
+def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
+    # Cards put down together share a value; a third face beside them, read
+    # less surely, is a pile card misread and no part of the play.
+    table = started("blue-5")
+    table.bring(["red-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
+    table.still(20, extra=[det("green-9", 330.0, 262.0, 0.5)])
+    events = kinds(feed(table))
+    assert events[1]["type"] == "play"
+    assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
+
+
+def test_one_clear_look_outweighs_several_unsure_ones() -> None:
+    # Read surely in flight, then unsurely once on the pile (boxed with the heap).
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Dee"])
+    table.still(10)
+    landed = len(table.frames) - 10
+    for i in range(landed - 3, len(table.frames)):
+        table.frames[i] = [
+            det("red-1", *CENTER, 0.35) if d[0] == "red-7" else d for d in table.frames[i]
+        ]
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "red-7", "player": "Dee"}]
+
+
 def test_reset_starts_a_new_round_with_a_flip() -> None:
     table = started("red-5")
     w = Watcher(LAYOUT, PLAYERS)
