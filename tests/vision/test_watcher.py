@@ -363,7 +363,10 @@ def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
     # less surely, is a pile card misread and no part of the play.
     table = started("blue-5")
     table.bring(["red-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
-    table.still(20, extra=[det("green-9", 330.0, 262.0, 0.5)])
+    misread = det("green-9", 330.0, 262.0, 0.5)
+    for frame in table.frames[-4:]:
+        frame.append(misread)  # seen as the cards land
+    table.still(20, extra=[misread])
     events = kinds(feed(table))
     assert events[1]["type"] == "play"
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
