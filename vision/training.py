@@ -210,6 +210,120 @@ def write_settings(path: Path, settings: TrainSettings) -> None:
     path.write_text(json.dumps(asdict(settings), indent=2) + "\n")
 
 
+def write_video_cut_crops(
+    cls_dir: Path,
+    models_dir: Path,
+    n_videos: int,
+    *,
+    seed: int = 0,
+    turns: int = 20,
+    every: int = 6,
+    imgsz: int = 64,
+    det_imgsz: int = 320,
+    min_iou: float = 0.6,
+    min_visible: float = 0.6,
+    split: str = "train",
+    progress: Any = None,
+) -> int:
+    """Crops of rendered game videos as the detector in ``models_dir`` cuts them.
+
+    A webcam frame shows cards small, blurred in flight, compressed, on a pile that
+    grows all game: the crops the classifier gets from the live table. Each of
+    ``n_videos`` short games (seeds from ``seed`` on, never those of the watcher's
+    benchmark) is rendered, and every ``every``-th frame's face-up detections are
+    labelled from the renderer's boxes: the card the box overlaps by ``min_iou``
+    when it is ``min_visible`` uncovered, else the top of the heap it holds
+    (:func:`heap_label`). Written to ``cls_dir/<split>/<face>/``; returns the count.
+    """
+    import tempfile
+
+    import cv2
+    import numpy as np
+
+    from vision.recognition import CardFinder
+    from vision.render.dataset import warp_crop
+    from vision.render.scene import PlacedCard
+    from vision.source import read_video
+    from vision.synth_video import render_video, simulated_game
+
+    finder = CardFinder.load(models_dir, imgsz=det_imgsz)
+    rng = np.random.default_rng(seed)
+    written = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(n_videos):
+            vseed = seed + k
+            log = simulated_game(vseed, players=3 + vseed % 3, turns=turns, retract_prob=0.08)
+            res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed)
+            boxes = [json.loads(line) for line in res.boxes_path.read_text().splitlines()]
+            for frame in read_video(res.path):
+                if frame.index % every or frame.index >= len(boxes):
+                    continue
+                cards = [
+                    PlacedCard(
+                        n,
+                        np.array(
+                            [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]], np.float32
+                        ),
+                        v,
+                    )
+                    for n, v, b in boxes[frame.index]["cards"]
+                ]
+                corners, _conf, cls_id = finder.find_cards(frame.image)
+                for quad, c in zip(corners, cls_id, strict=True):
+                    if c != 0:
+                        continue
+                    card = _aabb_label(quad, cards, min_iou, min_visible)
+                    if card is None or card.card == "back":
+                        continue
+                    crop = warp_crop(frame.image, quad, imgsz)
+                    if rng.random() < 0.5:
+                        crop = crop[::-1, ::-1]
+                    dest = cls_dir / split / card.card
+                    dest.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(str(dest / f"vid{vseed}_{frame.index:05d}_{written}.jpg"), crop)
+                    written += 1
+            if progress is not None:
+                progress("video-cut crops", k + 1, n_videos)
+    return written
+
+
+def _aabb_label(quad: Any, cards: list[Any], min_iou: float, min_visible: float) -> Any:
+    """The card a detected box shows, from upright truth boxes (or None)."""
+    import numpy as np
+
+    q = np.asarray(quad, np.float32)
+    x1, y1 = q.min(0)
+    x2, y2 = q.max(0)
+    box = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+    scored = [(_polygon_iou(box, c.corners), c) for c in cards]
+    iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
+    if card is not None and iou >= min_iou and card.visible >= min_visible:
+        return card
+    return heap_label(box, cards, min_visible)
+
+
+def heap_label(quad: Any, cards: list[Any], min_visible: float = 0.6) -> Any:
+    """The card a box around part of a pile shows on top, or None.
+
+    ``cards`` are a scene's placed cards. Of the cards whose centre the box holds,
+    exactly one may be ``min_visible`` uncovered (two whole cards in one box are two
+    cards, not a heap), and the box must overlap it by a third at least.
+    """
+    import cv2
+    import numpy as np
+
+    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    whole = []
+    for card in cards:
+        cx, cy = np.asarray(card.corners, np.float32).mean(0)
+        inside = cv2.pointPolygonTest(poly, (float(cx), float(cy)), False) >= 0
+        if inside and card.visible >= min_visible:
+            whole.append(card)
+    if len(whole) != 1 or _polygon_iou(quad, whole[0].corners) < 0.33:
+        return None
+    return whole[0]
+
+
 def _polygon_iou(a: Any, b: Any) -> float:
     import cv2
     import numpy as np
@@ -231,6 +345,7 @@ def write_detector_cut_crops(
     size: tuple[int, int] = (480, 640),
     min_iou: float = 0.7,
     min_visible: float = 0.6,
+    dense_frac: float = 0.0,
     split: str = "train",
     progress: Any = None,
 ) -> int:
@@ -242,21 +357,27 @@ def write_detector_cut_crops(
     face-up detection whose rotated box overlaps a rendered card by ``min_iou`` (and
     that card is at least ``min_visible`` uncovered) is written to
     ``cls_dir/<split>/<face>/`` under the card's true name. Returns the number written.
+
+    ``dense_frac`` of the scenes are tight discard piles. There the detector may box
+    the top card together with the heap under it; such a box (see :func:`heap_label`)
+    is written under the top card's name, the card a reader of the pile wants.
     """
     import cv2
     import numpy as np
 
     from vision.recognition import CardFinder
     from vision.render.dataset import _closeup_cards, _style, warp_crop
-    from vision.render.scene import CardBank, compose_scene
+    from vision.render.scene import CardBank, compose_scene, random_cards
 
     finder = CardFinder.load(models_dir, imgsz=det_imgsz)
     rng = np.random.default_rng(seed)
     bank = CardBank(rng, variants=16)
     written = 0
     for i in range(n_scenes):
-        style = _style(rng, 0.15)
+        style = _style(rng, 0.15, dense_frac)
         names = _closeup_cards(rng) if style.card_width[0] >= 0.2 else None
+        if style.pile_share > 0.8:
+            names = random_cards(rng, int(rng.integers(4, 11)))
         scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
         corners, _conf, cls_id = finder.find_cards(scene.image)
         for quad, k in zip(corners, cls_id, strict=True):
@@ -264,9 +385,9 @@ def write_detector_cut_crops(
                 continue
             scored = [(_polygon_iou(quad, c.corners), c) for c in scene.cards]
             iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
-            if card is None or iou < min_iou or card.card == "back":
-                continue
-            if card.visible < min_visible:
+            if card is None or iou < min_iou or card.visible < min_visible:
+                card = heap_label(quad, scene.cards, min_visible)
+            if card is None or card.card == "back":
                 continue
             crop = warp_crop(scene.image, quad, imgsz)
             if rng.random() < 0.5:

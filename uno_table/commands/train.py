@@ -62,6 +62,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "cuts them to the classifier set (the crops it gets at run time)",
     )
     parser.add_argument(
+        "--video-cut",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("TRAIN", "VAL"),
+        help="render TRAIN + VAL short game videos and add their cards as the detector in "
+        "--out cuts them from the frames (small, blurred, on a growing pile)",
+    )
+    parser.add_argument(
         "--photos",
         type=int,
         nargs=2,
@@ -269,10 +278,30 @@ def run(args: argparse.Namespace) -> int:
                     seed=seed,
                     imgsz=args.cls_imgsz,
                     det_imgsz=args.det_imgsz,
+                    dense_frac=0.3,  # tight piles, whose heap boxes read as the top card
                     split=split,
                     progress=stderr_progress,
                 )
                 _log(f"added {n} detector-cut crops from {n_scenes} scenes to {cls_dir / split}")
+        if args.video_cut is not None:
+            from vision.training import write_video_cut_crops
+
+            # Seeds far from the watcher benchmark's videos (101 on) and the tuning ones.
+            for split, n_videos, seed in (
+                ("train", args.video_cut[0], 5000 + args.seed),
+                ("val", args.video_cut[1], 6000 + args.seed),
+            ):
+                n = write_video_cut_crops(
+                    cls_dir,
+                    out,
+                    n_videos,
+                    seed=seed,
+                    imgsz=args.cls_imgsz,
+                    det_imgsz=args.det_imgsz,
+                    split=split,
+                    progress=stderr_progress,
+                )
+                _log(f"added {n} video-cut crops from {n_videos} videos to {cls_dir / split}")
         t0 = time.time()
         extra = {"time": args.cls_hours} if args.cls_hours else {}
         if args.lr0 is not None:
