@@ -101,6 +101,7 @@ class _Track:
     drawn: bool = False  # its draw event was emitted
     handed_on: bool = False  # a later sighting of the same drawn card carries it on
     last_name: str = ""  # the face its latest detection gave
+    faces: set[str] = field(default_factory=set)  # every face it was ever read as
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -308,6 +309,7 @@ class Watcher:
         self._next_id += 1
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
+        tr.faces.add(name)
         tr.last_t = t
         tr.last_name = name
         if name == BACK and not tr.first_in_draw:
@@ -359,6 +361,7 @@ class Watcher:
             tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
+        tr.faces.add(name)
         tr.last_t = t
         tr.last_name = name
         fx, fy = tr.first_xy
@@ -404,6 +407,10 @@ class Watcher:
         if name == BACK or tr.name_share() < 0.5:
             return False  # a back, or no clear face yet (a string of misreadings)
         arrived = tr.was_outside_discard or tr.max_travel >= 0.5 * card
+        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, t - 0.1):
+            # Moved about on the pile only, and a pile card is seen where it lies: two
+            # whole cards cannot lie in one place, it is that card misread.
+            return False
         if self._pile:
             top = self._pile[-1]
             if arrived and name == top.top:
@@ -420,14 +427,15 @@ class Watcher:
                 return False
         if arrived:
             return True
-        if self._read_beside_pile_card(tr, card):
+        if self._read_beside_pile_card(tr, card) or self._once_read_as_pile_card(tr, card):
             return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return self._at_rest(tr, t, card, self.cfg.quiet_play_rest_s) and tr.name_share() >= 0.7
 
-    def _read_beside_pile_card(self, tr: _Track, card: float) -> bool:
-        """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared?
+    def _read_beside_pile_card(self, tr: _Track, card: float, since: float | None = None) -> bool:
+        """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
+        (or since ``since``)?
 
         A card put on the pile hides the one under it, and the hand that brings it
         hides both for a moment. A face that comes and goes in turns with a pile
@@ -436,13 +444,30 @@ class Watcher:
         """
         x, y = tr.xy
         lim = self.cfg.same_spot * card
+        after = tr.first_t - self.cfg.swap_gap_s if since is None else since
         return any(
-            o.played
-            and o is not tr
+            o is not tr
             and o.name != BACK
-            and o.last_t >= tr.first_t - self.cfg.swap_gap_s
+            and o.last_t >= after
             and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
+            # A pile card: played, or seen again where a card with its face was put.
+            and (o.played or self._near_pile_card(o, card, reach=0.9) is not None)
             for o in self._tracks
+        )
+
+    def _once_read_as_pile_card(self, tr: _Track, card: float) -> bool:
+        """Did this track ever read as the face of a pile card lying where it is?
+
+        Its reading drifted (a pile card boxed with the heap), it was not replaced: a
+        card put there would have come with a hand, and been seen arriving.
+        """
+        x, y = tr.xy
+        lim = 0.9 * card
+        faces = tr.faces - {tr.name, BACK}
+        return any(
+            c in faces and math.hypot(x - sx, y - sy) <= lim
+            for entry in self._pile[-60:]
+            for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True)
         )
 
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:

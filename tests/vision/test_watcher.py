@@ -358,6 +358,23 @@ def test_top_card_read_in_turns_as_another_face_is_no_play() -> None:
     assert [e.get("card") for e in kinds(feed(table))] == ["red-5", "green-7"]
 
 
+def test_a_pile_card_whose_reading_drifts_to_another_face_is_no_play() -> None:
+    # Found again after a hand went over the pile, then read more and more often
+    # as another face (boxed with the heap): no card was put down.
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(10)
+    table.still(20, covered=True)
+    base = len(table.frames)
+    table.still(60)
+    for i in range(base + 8, base + 60):
+        if i >= base + 20 or i % 2:
+            table.frames[i] = [
+                det("red-1", *CENTER, 0.8) if d[0] == "red-7" else d for d in table.frames[i]
+            ]
+    assert [e.get("card") for e in kinds(feed(table))] == ["red-5", "red-7"]
+
+
 def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
     # Cards put down together share a value; a third face beside them, read
     # less surely, is a pile card misread and no part of the play.
