@@ -522,7 +522,7 @@ class Watcher:
         return [self._commit(self._one_value(group, t), t, card)]
 
     def _one_value(self, group: list[_Track], t: float) -> list[_Track]:
-        """The cards of ``group`` that share the value of its best-seen card.
+        """The cards of ``group`` that share the value of its best-seen card, once each.
 
         Several cards go down together only when they share a value (a rule set
         allows that or not; either way it is the only such play players make), so a
@@ -532,7 +532,15 @@ class Watcher:
             return group
         best = max(group, key=lambda tr: self._seen(tr, t))
         value = card_value(best.name)
-        keep = [tr for tr in group if card_value(tr.name) == value]
+        keep: list[_Track] = []
+        near = self.cfg.same_spot * self.layout.card_px
+        for tr in sorted(group, key=lambda tr: -self._seen(tr, t)):
+            twin = any(
+                k.name == tr.name and math.hypot(k.xy[0] - tr.xy[0], k.xy[1] - tr.xy[1]) <= near
+                for k in keep
+            )  # one card boxed twice (alone, and with the heap under it)
+            if card_value(tr.name) == value and not twin:
+                keep.append(tr)
         for tr in group:
             if tr not in keep:
                 tr.pending_since = None

@@ -389,6 +389,17 @@ def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
 
 
+def test_one_card_boxed_twice_as_it_lands_is_one_card() -> None:
+    # Boxed alone and, a little off, together with the heap under it.
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    twin = det("blue-7", CENTER[0] - 18, CENTER[1] + 14, 0.8)
+    for frame in table.frames[-4:]:
+        frame.append(twin)
+    table.still(20, extra=[twin])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
+
+
 def test_one_clear_look_outweighs_several_unsure_ones() -> None:
     # Read surely in flight, then unsurely once on the pile (boxed with the heap).
     table = started("red-5")
