@@ -314,7 +314,29 @@ class Watcher:
         tr.last_name = name
         if name == BACK and not tr.first_in_draw:
             self._stitch_draw(tr, t)
+        elif name != BACK:
+            self._inherit_arrival(tr, t)
         self._tracks.append(tr)
+
+    def _inherit_arrival(self, tr: _Track, t: float) -> None:
+        """A second box of the same face beside a card arriving: that card, boxed twice.
+
+        A card landing on a tight pile may be boxed alone and together with the heap
+        under it; the second track takes over where the card came from.
+        """
+        lim = self.cfg.same_spot * self.layout.card_px
+        for o in self._tracks:
+            if (
+                o.name == tr.name
+                and not o.played
+                and o.was_outside_discard
+                and t - o.last_t <= self.cfg.lost_s
+                and math.hypot(o.xy[0] - tr.xy[0], o.xy[1] - tr.xy[1]) <= lim
+            ):
+                tr.was_outside_discard = True
+                tr.first_xy = o.first_xy
+                tr.first_in_discard = o.first_in_discard
+                return
 
     def _stitch_draw(self, tr: _Track, t: float) -> None:
         """A back seen farther out on the way a drawn card was going: the same card.
@@ -565,6 +587,14 @@ class Watcher:
         for tr in group:
             tr.played = True
             tr.pending_since = None
+        near = self.cfg.same_spot * card
+        for tr in self._tracks:
+            if not tr.played and any(
+                tr.name == n and math.hypot(tr.xy[0] - x, tr.xy[1] - y) <= near
+                for n, (x, y) in zip(names, spots, strict=True)
+            ):
+                tr.played = True  # the same card boxed twice
+                tr.pending_since = None
         seat = self._seat_of(group, card)
         if not self._pile:
             self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group]))

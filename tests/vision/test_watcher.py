@@ -400,6 +400,19 @@ def test_one_card_boxed_twice_as_it_lands_is_one_card() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
 
 
+def test_a_second_box_that_takes_over_a_landing_card_keeps_its_seat() -> None:
+    # Boxed twice as it lands, then only the second box is seen: still one play,
+    # by the player it came from.
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    table.pile[-1] = [("blue-7", CENTER[0] - 18, CENTER[1] + 14)]
+    twin = det("blue-7", CENTER[0] - 18, CENTER[1] + 14, 0.8)
+    for frame in table.frames[-3:]:
+        frame.append(twin)
+    table.still(40)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
+
+
 def test_one_clear_look_outweighs_several_unsure_ones() -> None:
     # Read surely in flight, then unsurely once on the pile (boxed with the heap).
     table = started("red-5")
