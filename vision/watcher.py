@@ -68,6 +68,7 @@ class WatcherConfig:
     group_s: float = 0.5  # wait at most this long for cards put down together
     quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
     swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
+    amend_s: float = 1.0  # a card of the last play seen this long after it: amend
     undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
     same_spot: float = 0.45  # a card this near a pile card's resting place is that card
     draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
@@ -140,6 +141,7 @@ class _PileEntry:
     ids: list[int] = field(default_factory=list)  # the tracks of its cards
     refused: bool = False  # the tracker refused it: its retraction is no undo
     left: bool = False  # one of its cards was seen carried off the pile
+    player: str | None = None  # who played it, as reported
 
     @property
     def top(self) -> str:
@@ -169,6 +171,7 @@ class Watcher:
         self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
+        self._events_since_play = 0  # the watcher's events since its last play
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -229,8 +232,11 @@ class Watcher:
         self._link(dets, t, card)
         events: list[dict[str, object]] = []
         events += self._draws(t, card)
+        self._events_since_play += len(events)
         events += self._plays(t, card)
-        events += self._retraction(t, card)
+        retraction = self._retraction(t, card)
+        self._events_since_play += len(retraction)
+        events += retraction
         self._tracks = [
             tr
             for tr in self._tracks
@@ -504,7 +510,7 @@ class Watcher:
                 tr.pending_since = t
         pending = [tr for tr in self._tracks if tr.pending_since is not None]
         if not pending:
-            return []
+            return self._amendment(t, card)
         first = min(tr.pending_since or t for tr in pending)
         # Cards put down together: the others of the group may still be moving, or be
         # seen only now and then under the top one. They came with the first card.
@@ -601,17 +607,66 @@ class Watcher:
             self._top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
-        self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group]))
+        player = self.players[seat] if seat is not None else None
+        self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group], player=player))
         self._top_seen_t = t
         self._below_since = None
-        ev = {"type": "play"}
-        if len(names) == 1:
-            ev["card"] = names[0]
+        self._events_since_play = 0
+        return self._play_event(self._pile[-1])
+
+    @staticmethod
+    def _play_event(entry: _PileEntry) -> dict[str, object]:
+        ev: dict[str, object] = {"type": "play"}
+        if len(entry.cards) == 1:
+            ev["card"] = entry.cards[0]
         else:
-            ev["cards"] = names
-        if seat is not None:
-            ev["player"] = self.players[seat]
+            ev["cards"] = list(entry.cards)
+        if entry.player is not None:
+            ev["player"] = entry.player
         return ev
+
+    def _amendment(self, t: float, card: float) -> list[dict[str, object]]:
+        """A card put down with the last play, seen only once the hand left: amend it.
+
+        Cards put down together may lie squarely on top of each other in the hand,
+        the lower one showing only once they lie on the pile. A face of the same
+        value that appears from under the play shortly after it, rests, and is no
+        pile card was part of it: the play is taken back and reported again with it
+        (``undo`` then ``play``; only the ``play`` when the tracker refused the first).
+        """
+        if len(self._pile) < 2 or self._events_since_play:
+            return []
+        top = self._pile[-1]
+        if t - top.t > self.cfg.amend_s:
+            return []
+        value = card_value(top.top)
+        found = [
+            tr
+            for tr in self._tracks
+            if not tr.played
+            and tr.pending_since is None
+            and tr.name != BACK
+            and tr.name not in top.cards
+            and card_value(tr.name) == value
+            and tr.first_t >= top.t - 0.6
+            and len(tr.sightings) >= 2
+            and tr.name_share() >= 0.6
+            and self.layout.discard.contains(*tr.xy)
+            and self._at_rest(tr, t, card, self.cfg.rest_s)
+            and self._near_pile_card(tr, card, reach=0.9) is None
+            and not self._once_read_as_pile_card(tr, card)
+        ]
+        if not found:
+            return []
+        for tr in found:
+            tr.played = True
+        top.cards[:0] = [tr.name for tr in found]  # they lay under the cards seen first
+        top.spots[:0] = [tr.xy for tr in found]
+        top.ids[:0] = [tr.id for tr in found]
+        out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
+        top.refused = False
+        self._events_since_play = 1
+        return [*out, self._play_event(top)]
 
     def _seat_of(self, group: list[_Track], card: float) -> int | None:
         """The seat the card(s) came in from."""

@@ -195,6 +195,29 @@ def test_two_cards_put_down_together_are_one_play() -> None:
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
 
 
+def test_a_card_that_shows_from_under_a_play_just_after_it_amends_the_play() -> None:
+    # Two cards put down squarely together: the lower one shows once they lie there.
+    table = started("blue-5")
+    table.bring(["green-5"], SEAT_EDGE["Cy"])
+    table.still(6)
+    table.pile[-1] = [("red-5", CENTER[0] + 20, CENTER[1] + 16), ("green-5", *CENTER)]
+    table.still(20)
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "card": "green-5", "player": "Cy"},
+        {"type": "undo"},
+        {"type": "play", "cards": ["red-5", "green-5"], "player": "Cy"},
+    ]
+
+
+def test_a_pile_card_showing_again_after_a_play_amends_nothing() -> None:
+    table = started("blue-5")
+    table.bring(["green-5"], SEAT_EDGE["Cy"])
+    table.still(6)
+    # The starter card, pushed aside, shows again: a pile card, not part of the play.
+    table.still(20, extra=[det("blue-5", CENTER[0] + 20, CENTER[1] + 16)])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-5", "player": "Cy"}]
+
+
 def test_taking_the_card_back_is_an_undo() -> None:
     table = started("blue-5")
     table.bring(["blue-7"], SEAT_EDGE["Ann"])
