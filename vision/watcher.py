@@ -19,6 +19,11 @@ How it decides, in short:
   for that seat.
 * When the top card has vanished and the card below it is visible again, at rest,
   the play is retracted: ``undo``.
+* A recogniser misreads pile cards (a top card boxed with the heap under it), so a
+  face that alternates with a pile card's at its place, replaces it with no hand
+  between, or belongs to a track once read as that pile card is no new card. Cards
+  of one play share a value. A card of the same value showing from under the last
+  play within ``amend_s`` amends it: ``undo``, then the play with it.
 
 >>> from vision.calibration import TableLayout
 >>> from vision.detections import Detections
