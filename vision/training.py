@@ -237,11 +237,9 @@ def write_video_cut_crops(
     """
     import tempfile
 
-    import cv2
     import numpy as np
 
     from vision.recognition import CardFinder
-    from vision.render.dataset import warp_crop
     from vision.render.scene import PlacedCard
     from vision.source import read_video
     from vision.synth_video import render_video, simulated_game
@@ -259,47 +257,76 @@ def write_video_cut_crops(
                 if frame.index % every or frame.index >= len(boxes):
                     continue
                 cards = [
-                    PlacedCard(
-                        n,
-                        np.array(
-                            [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]], np.float32
-                        ),
-                        v,
-                    )
-                    for n, v, b in boxes[frame.index]["cards"]
+                    PlacedCard(n, _box_corners(*b), v) for n, v, b in boxes[frame.index]["cards"]
                 ]
-                corners, _conf, cls_id = finder.find_cards(frame.image)
-                for quad, c in zip(corners, cls_id, strict=True):
-                    if c != 0:
-                        continue
-                    card = _aabb_label(quad, cards, min_iou, min_visible)
-                    if card is None or card.card == "back":
-                        continue
-                    crop = warp_crop(frame.image, quad, imgsz)
-                    if rng.random() < 0.5:
-                        crop = crop[::-1, ::-1]
-                    dest = cls_dir / split / card.card
-                    dest.mkdir(parents=True, exist_ok=True)
-                    cv2.imwrite(str(dest / f"vid{vseed}_{frame.index:05d}_{written}.jpg"), crop)
-                    written += 1
+                written += _write_cut_crops(
+                    frame.image,
+                    finder,
+                    cards,
+                    cls_dir / split,
+                    f"vid{vseed}_{frame.index:05d}",
+                    rng,
+                    imgsz=imgsz,
+                    min_iou=min_iou,
+                    min_visible=min_visible,
+                    upright_truth=True,
+                )
             if progress is not None:
                 progress("video-cut crops", k + 1, n_videos)
     return written
 
 
-def _aabb_label(quad: Any, cards: list[Any], min_iou: float, min_visible: float) -> Any:
-    """The card a detected box shows, from upright truth boxes (or None)."""
+def _write_cut_crops(
+    image: Any,
+    finder: Any,
+    cards: list[Any],
+    split_dir: Path,
+    stem: str,
+    rng: Any,
+    *,
+    imgsz: int,
+    min_iou: float,
+    min_visible: float,
+    upright_truth: bool = False,
+) -> int:
+    """Cut ``image``'s face-up detections, label them from ``cards``, write them.
+
+    Each labelled crop goes to ``split_dir/<face>/<stem>_<n>.jpg``, every other one
+    turned half a turn. ``upright_truth``: the cards' corners are upright boxes
+    (a video's truth), so each detection is compared as its upright box too.
+    Returns the number written.
+    """
+    import cv2
+
+    from vision.render.dataset import warp_crop
+
+    corners, _conf, cls_id = finder.find_cards(image)
+    written = 0
+    for quad, k in zip(corners, cls_id, strict=True):
+        if k != 0:
+            continue
+        box = _box_corners(*quad.min(0), *quad.max(0)) if upright_truth else quad
+        scored = [(_polygon_iou(box, c.corners), c) for c in cards]
+        iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
+        if card is None or iou < min_iou or card.visible < min_visible:
+            card = heap_label(box, cards, min_visible)
+        if card is None or card.card == "back":
+            continue
+        crop = warp_crop(image, quad, imgsz)
+        if rng.random() < 0.5:
+            crop = crop[::-1, ::-1]
+        dest = split_dir / card.card
+        dest.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(dest / f"{stem}_{written}.jpg"), crop)
+        written += 1
+    return written
+
+
+def _box_corners(x1: float, y1: float, x2: float, y2: float) -> Any:
+    """The corners of an upright box, clockwise from the top left."""
     import numpy as np
 
-    q = np.asarray(quad, np.float32)
-    x1, y1 = q.min(0)
-    x2, y2 = q.max(0)
-    box = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
-    scored = [(_polygon_iou(box, c.corners), c) for c in cards]
-    iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
-    if card is not None and iou >= min_iou and card.visible >= min_visible:
-        return card
-    return heap_label(box, cards, min_visible)
+    return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
 
 
 def heap_label(quad: Any, cards: list[Any], min_visible: float = 0.6) -> Any:
@@ -362,11 +389,10 @@ def write_detector_cut_crops(
     the top card together with the heap under it; such a box (see :func:`heap_label`)
     is written under the top card's name, the card a reader of the pile wants.
     """
-    import cv2
     import numpy as np
 
     from vision.recognition import CardFinder
-    from vision.render.dataset import _closeup_cards, _style, warp_crop
+    from vision.render.dataset import _closeup_cards, _style
     from vision.render.scene import CardBank, compose_scene, random_cards
 
     finder = CardFinder.load(models_dir, imgsz=det_imgsz)
@@ -379,23 +405,17 @@ def write_detector_cut_crops(
         if style.pile_share > 0.8:
             names = random_cards(rng, int(rng.integers(4, 11)))
         scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
-        corners, _conf, cls_id = finder.find_cards(scene.image)
-        for quad, k in zip(corners, cls_id, strict=True):
-            if k != 0:
-                continue
-            scored = [(_polygon_iou(quad, c.corners), c) for c in scene.cards]
-            iou, card = max(scored, key=lambda s: s[0], default=(0.0, None))
-            if card is None or iou < min_iou or card.visible < min_visible:
-                card = heap_label(quad, scene.cards, min_visible)
-            if card is None or card.card == "back":
-                continue
-            crop = warp_crop(scene.image, quad, imgsz)
-            if rng.random() < 0.5:
-                crop = crop[::-1, ::-1]
-            dest = cls_dir / split / card.card
-            dest.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(dest / f"det{seed}_{i:06d}_{written}.jpg"), crop)
-            written += 1
+        written += _write_cut_crops(
+            scene.image,
+            finder,
+            scene.cards,
+            cls_dir / split,
+            f"det{seed}_{i:06d}",
+            rng,
+            imgsz=imgsz,
+            min_iou=min_iou,
+            min_visible=min_visible,
+        )
         if progress is not None and ((i + 1) % 50 == 0 or i + 1 == n_scenes):
             progress("detector-cut crops", i + 1, n_scenes)
     return written
