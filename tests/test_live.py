@@ -323,3 +323,29 @@ def test_the_trained_model_in_the_loop(tmp_path: Path) -> None:
         assert s.source == "vision"
         assert validate_event(s.event) == s.event  # a well-formed DESIGN.md event
         assert "ok" in s.verdict and "state" in s.verdict
+
+
+def test_an_amended_play_is_dropped_when_a_ruling_came_after_it() -> None:
+    """The watcher amends its last play with an undo; that undo must not take back a
+    ruling the referee sent in between."""
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
+    sent: list[dict[str, object]] = []
+
+    def submit(event: dict[str, object], source: str) -> dict[str, object]:
+        sent.append(event)
+        verdict = {"ok": True, "state": {}}
+        runner.notify(event, verdict, source)  # as the game service does
+        return verdict
+
+    runner.submit = submit
+    play = {"type": "play", "card": "red-5", "player": "Ann"}
+    amended = {"type": "play", "cards": ["blue-5", "red-5"], "player": "Ann"}
+    runner._submit_events([play], None, None, 1.0)
+    runner._submit_events([{"type": "undo"}, amended], None, None, 1.5)
+    assert sent == [play, {"type": "undo"}, amended]
+    # Now Ann calls UNO on the tablet between the play and its amendment.
+    sent.clear()
+    runner._submit_events([play], None, None, 2.0)
+    runner.notify({"type": "uno", "player": "Ann"}, {"ok": True, "state": {}}, "referee")
+    runner._submit_events([{"type": "undo"}, amended], None, None, 2.5)
+    assert sent == [play]

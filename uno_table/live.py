@@ -135,6 +135,7 @@ class LiveRunner:
         self.frames_processed = 0
         self.events_submitted = 0
         self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
+        self._last_applied: tuple[str, str] = ("", "")  # type and source of the last event
         self._processed_at: deque[float] = deque(maxlen=60)
 
     # -- the hooks the web app calls -------------------------------------------------
@@ -186,6 +187,8 @@ class LiveRunner:
         """Called by the game service after every event (from any thread)."""
         turn = (verdict.get("state") or {}).get("turn")
         self._turn = turn if isinstance(turn, str) else None
+        if verdict.get("ok"):
+            self._last_applied = (str(event.get("type")), source)
         self._notes.put((event, verdict, source))
 
     # -- lifecycle -------------------------------------------------------------------
@@ -269,10 +272,7 @@ class LiveRunner:
                     self._submit_ruling(ruling)
                 result = self._recognise(pipeline, image, frame.t)
                 if result is not None:
-                    for event in result.events:
-                        if script is not None:
-                            event = script.with_color(event, frame.t)
-                        self._submit_vision(event, pipeline.watcher)
+                    self._submit_events(result.events, pipeline.watcher, script, frame.t)
                     self._update_seat_cards(result.detections, layout)
                 layout = self._drain_notes(pipeline.watcher, layout)
             self._show(image, None if result is None else result.detections, layout, frame.index)
@@ -338,6 +338,29 @@ class LiveRunner:
         self.events_submitted += 1
         if event.get("type") == "play" and not verdict.get("ok") and watcher is not None:
             watcher.play_refused()
+
+    def _submit_events(
+        self, events: list[dict[str, Any]], watcher: Any, script: Any, t: float
+    ) -> None:
+        """Send one frame's watcher events to the game, in order."""
+        from vision.watcher import amends
+
+        skip = False
+        for i, event in enumerate(events):
+            if skip:
+                skip = False
+                continue
+            if amends(events, i) and self._last_applied not in (
+                ("play", "vision"),
+                ("flip", "vision"),
+            ):
+                # A ruling came in after the play being amended: an undo now would take
+                # the ruling back. The play stays as it was read.
+                skip = True
+                continue
+            if script is not None:
+                event = script.with_color(event, t)
+            self._submit_vision(event, watcher)
 
     def _submit_ruling(self, event: dict[str, Any]) -> None:
         if self.submit is None:

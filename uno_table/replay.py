@@ -221,7 +221,7 @@ def replay_video(
     from tracker import Game, preset
     from vision.pipeline import TablePipeline
     from vision.source import open_source, read_video
-    from vision.watcher import Watcher
+    from vision.watcher import Watcher, amends
 
     game = Game(preset(rules))
     watcher = Watcher(layout, players)
@@ -254,6 +254,11 @@ def replay_video(
             on_record(rec)
         return verdict
 
+    def last_was_camera_play() -> bool:
+        applied = [r for r in result.records if r.get("verdict") and r["verdict"].get("ok")]
+        last = applied[-1] if applied else {}
+        return "source" not in last and last.get("event", {}).get("type") in ("play", "flip")
+
     def handle(image: Any, t: float, index: int, clock: Callable[[], float] | None) -> None:
         if seek is not None:
             seek(index)
@@ -276,7 +281,14 @@ def replay_video(
         result.processed += 1
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)
-        for ev in res.events:
+        skip = False
+        for i, ev in enumerate(res.events):
+            if skip:
+                skip = False
+                continue
+            if amends(res.events, i) and not last_was_camera_play():
+                skip = True  # a ruling came after the play: an undo would take it back
+                continue
             if ev.get("type") == "play" and "color" not in ev:
                 # The referee names the colour of a wild (or of several cards at once);
                 # the tablet sends it with the play.

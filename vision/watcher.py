@@ -61,6 +61,25 @@ def card_value(name: str) -> str:
     return value if color in COLORS else name
 
 
+def amends(events: list[dict[str, object]], i: int) -> bool:
+    """Is ``events[i]`` the ``undo`` of an amendment (an ``undo`` the watcher sends
+    with the corrected ``play`` right after it)?
+
+    It takes back the watcher's own last play; a caller that applied something else
+    since (a referee's ruling) should drop the amendment, not take that back.
+
+    >>> amends([{"type": "undo"}, {"type": "play", "cards": ["red-5", "blue-5"]}], 0)
+    True
+    >>> amends([{"type": "undo"}], 0)
+    False
+    """
+    return (
+        events[i].get("type") == "undo"
+        and i + 1 < len(events)
+        and events[i + 1].get("type") == "play"
+    )
+
+
 @dataclass(frozen=True)
 class WatcherConfig:
     """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
