@@ -381,8 +381,8 @@ class Watcher:
         best_d = 0.0
         card = self.layout.card_px
         for old in self._tracks:
-            if old.name != BACK or old.handed_on or t - old.last_t > 0.35:
-                continue
+            if old.name != BACK or old.handed_on or t - old.last_t > 0.35 or old.last_t == t:
+                continue  # (a track seen in this frame is a card of its own)
             ofx, ofy = old.first_xy
             if not old.first_in_draw and math.hypot(ofx - dcx, ofy - dcy) > 2.5 * card:
                 continue  # neither seen at the pile nor near it

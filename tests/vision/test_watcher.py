@@ -344,6 +344,18 @@ def test_draws_and_plays_are_seen_at_a_low_frame_rate() -> None:
     ]
 
 
+def test_a_back_seen_on_the_discard_pile_while_a_card_is_drawn_takes_no_draw() -> None:
+    # A dark card on the discard pile read as a back for a few frames, ahead on the
+    # drawn card's way: the drawn card is still seen, so it keeps its own draw.
+    table = started()
+    start = len(table.frames)
+    table.draw_card(SEAT_EDGE["Bob"], n=20)
+    table.still(20)
+    for i in range(start + 4, start + 8):
+        table.frames[i].append(det("back", 300.0, 215.0, 0.6))
+    assert kinds(feed(table))[1:] == [{"type": "draw", "player": "Bob"}]
+
+
 def test_two_cards_drawn_one_after_the_other_are_two_draws() -> None:
     table = started()
     table.draw_card(SEAT_EDGE["Cy"])
