@@ -343,21 +343,12 @@ class LiveRunner:
         self, events: list[dict[str, Any]], watcher: Any, script: Any, t: float
     ) -> None:
         """Send one frame's watcher events to the game, in order."""
-        from vision.watcher import amends
+        from vision.watcher import events_to_apply
 
-        skip = False
-        for i, event in enumerate(events):
-            if skip:
-                skip = False
-                continue
-            if amends(events, i) and self._last_applied not in (
-                ("play", "vision"),
-                ("flip", "vision"),
-            ):
-                # A ruling came in after the play being amended: an undo now would take
-                # the ruling back. The play stays as it was read.
-                skip = True
-                continue
+        def own_play_last() -> bool:
+            return self._last_applied in (("play", "vision"), ("flip", "vision"))
+
+        for event in events_to_apply(events, own_play_last):
             if script is not None:
                 event = script.with_color(event, t)
             self._submit_vision(event, watcher)

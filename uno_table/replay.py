@@ -221,7 +221,7 @@ def replay_video(
     from tracker import Game, preset
     from vision.pipeline import TablePipeline
     from vision.source import open_source, read_video
-    from vision.watcher import Watcher, amends
+    from vision.watcher import Watcher, events_to_apply
 
     game = Game(preset(rules))
     watcher = Watcher(layout, players)
@@ -281,14 +281,7 @@ def replay_video(
         result.processed += 1
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)
-        skip = False
-        for i, ev in enumerate(res.events):
-            if skip:
-                skip = False
-                continue
-            if amends(res.events, i) and not last_was_camera_play():
-                skip = True  # a ruling came after the play: an undo would take it back
-                continue
+        for ev in events_to_apply(res.events, last_was_camera_play):
             if ev.get("type") == "play" and "color" not in ev:
                 # The referee names the colour of a wild (or of several cards at once);
                 # the tablet sends it with the play.

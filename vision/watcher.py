@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from vision.calibration import TableLayout, bearing_of
@@ -65,9 +66,6 @@ def amends(events: list[dict[str, object]], i: int) -> bool:
     """Is ``events[i]`` the ``undo`` of an amendment (an ``undo`` the watcher sends
     with the corrected ``play`` right after it)?
 
-    It takes back the watcher's own last play; a caller that applied something else
-    since (a referee's ruling) should drop the amendment, not take that back.
-
     >>> amends([{"type": "undo"}, {"type": "play", "cards": ["red-5", "blue-5"]}], 0)
     True
     >>> amends([{"type": "undo"}], 0)
@@ -78,6 +76,29 @@ def amends(events: list[dict[str, object]], i: int) -> bool:
         and i + 1 < len(events)
         and events[i + 1].get("type") == "play"
     )
+
+
+def events_to_apply(
+    events: list[dict[str, object]], own_play_last: Callable[[], bool]
+) -> Iterator[dict[str, object]]:
+    """A frame's events in order, an amendment left out when the last event applied
+    is not the watcher's own play (a referee's ruling came in since: the amendment's
+    ``undo`` would take that back). ``own_play_last`` is asked as the events go.
+
+    >>> amendment = [{"type": "undo"}, {"type": "play", "cards": ["red-5", "blue-5"]}]
+    >>> len(list(events_to_apply(amendment, lambda: True)))
+    2
+    >>> list(events_to_apply(amendment, lambda: False))
+    []
+    """
+    skip = False
+    for i, event in enumerate(events):
+        if skip:
+            skip = False
+        elif amends(events, i) and not own_play_last():
+            skip = True
+        else:
+            yield event
 
 
 @dataclass(frozen=True)
