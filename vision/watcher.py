@@ -216,7 +216,7 @@ class Watcher:
         self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
-        self._events_since_play = 0  # the watcher's events since its last play
+        self._play_is_last = False  # the watcher's last event is a play it may amend
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -277,10 +277,12 @@ class Watcher:
         self._link(dets, t, card)
         events: list[dict[str, object]] = []
         events += self._draws(t, card)
-        self._events_since_play += len(events)
+        if events:
+            self._play_is_last = False
         events += self._plays(t, card)
         retraction = self._retraction(t, card)
-        self._events_since_play += len(retraction)
+        if retraction:
+            self._play_is_last = False
         events += retraction
         self._tracks = [
             tr
@@ -375,19 +377,22 @@ class Watcher:
         A card landing on a tight pile may be boxed alone and together with the heap
         under it; the second track takes over where the card came from.
         """
-        lim = self.cfg.same_spot * self.layout.card_px
         for o in self._tracks:
             if (
-                o.name == tr.name
-                and not o.played
+                not o.played
                 and o.was_outside_discard
                 and t - o.last_t <= self.cfg.lost_s
-                and math.hypot(o.xy[0] - tr.xy[0], o.xy[1] - tr.xy[1]) <= lim
+                and self._same_card(o, tr.name, tr.xy)
             ):
                 tr.was_outside_discard = True
                 tr.first_xy = o.first_xy
                 tr.first_in_discard = o.first_in_discard
                 return
+
+    def _same_card(self, tr: _Track, name: str, xy: tuple[float, float]) -> bool:
+        """Is ``tr`` the card ``name`` at ``xy`` (the same face, at nearly the same place)?"""
+        near = self.cfg.same_spot * self.layout.card_px
+        return tr.name == name and math.hypot(tr.xy[0] - xy[0], tr.xy[1] - xy[1]) <= near
 
     def _stitch_draw(self, tr: _Track, t: float) -> None:
         """A back seen farther out on the way a drawn card was going: the same card.
@@ -603,15 +608,12 @@ class Watcher:
         """
         if len(group) < 2:
             return group
-        best = max(group, key=lambda tr: self._seen(tr, t))
-        value = card_value(best.name)
+        by_sight = sorted(group, key=lambda tr: -self._seen(tr, t))
+        value = card_value(by_sight[0].name)
         keep: list[_Track] = []
-        near = self.cfg.same_spot * self.layout.card_px
-        for tr in sorted(group, key=lambda tr: -self._seen(tr, t)):
-            twin = any(
-                k.name == tr.name and math.hypot(k.xy[0] - tr.xy[0], k.xy[1] - tr.xy[1]) <= near
-                for k in keep
-            )  # one card boxed twice (alone, and with the heap under it)
+        for tr in by_sight:
+            # One card boxed twice (alone, and with the heap under it) counts once.
+            twin = any(self._same_card(tr, k.name, k.xy) for k in keep)
             if card_value(tr.name) == value and not twin:
                 keep.append(tr)
         for tr in group:
@@ -638,11 +640,9 @@ class Watcher:
         for tr in group:
             tr.played = True
             tr.pending_since = None
-        near = self.cfg.same_spot * card
         for tr in self._tracks:
             if not tr.played and any(
-                tr.name == n and math.hypot(tr.xy[0] - x, tr.xy[1] - y) <= near
-                for n, (x, y) in zip(names, spots, strict=True)
+                self._same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
             ):
                 tr.played = True  # the same card boxed twice
                 tr.pending_since = None
@@ -656,7 +656,7 @@ class Watcher:
         self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group], player=player))
         self._top_seen_t = t
         self._below_since = None
-        self._events_since_play = 0
+        self._play_is_last = True
         return self._play_event(self._pile[-1])
 
     @staticmethod
@@ -679,7 +679,7 @@ class Watcher:
         pile card was part of it: the play is taken back and reported again with it
         (``undo`` then ``play``; only the ``play`` when the tracker refused the first).
         """
-        if len(self._pile) < 2 or self._events_since_play:
+        if len(self._pile) < 2 or not self._play_is_last:
             return []
         top = self._pile[-1]
         if t - top.t > self.cfg.amend_s:
@@ -710,7 +710,7 @@ class Watcher:
         top.ids[:0] = [tr.id for tr in found]
         out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
         top.refused = False
-        self._events_since_play = 1
+        self._play_is_last = False  # amended once
         return [*out, self._play_event(top)]
 
     def _seat_of(self, group: list[_Track], card: float) -> int | None:
