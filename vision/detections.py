@@ -17,6 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float32]
+# A detection's candidate faces: (name, probability) pairs, most likely first.
+Candidates = tuple[tuple[str, float], ...]
 
 
 @dataclass(frozen=True)
@@ -40,12 +42,16 @@ class Detections:
     ``xyxy`` is ``(n, 4)`` float32 pixel boxes, ``confidence`` ``(n,)`` float32, ``card``
     the canonical names of DESIGN.md (``back`` for a face-down card). ``corners`` is
     optional ``(n, 4, 2)``: the card's four corners where a stage found them.
+    ``candidates`` is optional, one entry per detection: the classifier's likeliest
+    faces with their probabilities, best first (empty for a back). A later stage that
+    knows more (the cards of one play share a value) can pick among them.
     """
 
     xyxy: FloatArray
     confidence: FloatArray
     card: tuple[str, ...]
     corners: FloatArray | None = field(default=None)
+    candidates: tuple[Candidates, ...] | None = field(default=None)
 
     def __post_init__(self) -> None:
         n = len(self.card)
@@ -56,6 +62,8 @@ class Detections:
             )
         if self.corners is not None and self.corners.shape != (n, 4, 2):
             raise ValueError(f"corners must be (n, 4, 2), got {self.corners.shape}")
+        if self.candidates is not None and len(self.candidates) != n:
+            raise ValueError(f"{len(self.candidates)} candidate lists for {n} detections")
 
     @classmethod
     def empty(cls) -> Detections:
@@ -90,6 +98,7 @@ class Detections:
             self.confidence[idx],
             tuple(self.card[i] for i in idx),
             None if self.corners is None else self.corners[idx],
+            None if self.candidates is None else tuple(self.candidates[i] for i in idx),
         )
 
     def sorted_by_confidence(self) -> Detections:
@@ -102,6 +111,16 @@ class Detections:
             [(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2],
             axis=1,
         ).astype(np.float32)
+
+    def candidates_of(self, i: int) -> Candidates:
+        """The candidate faces of detection ``i``: its own name alone when none were given.
+
+        >>> Detections.from_list([("red-7", 0.9, (0, 0, 5, 8))]).candidates_of(0)
+        (('red-7', 1.0),)
+        """
+        if self.candidates is not None:
+            return self.candidates[i]
+        return () if self.card[i] == "back" else ((self.card[i], 1.0),)
 
     def to_json(self) -> list[dict[str, object]]:
         """The ``cards`` list of ``uno-table detect --json``."""

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detections import Detections
+from vision.detections import Candidates, Detections
 from vision.render.dataset import DETECTOR_CLASSES, order_card_corners, warp_crop
 from vision.yolo_env import MODELS_DIR
 
@@ -301,6 +301,7 @@ class CardRecognizer:
         self.iou = iou
         self.backend = backend
         self.pad_retry = True  # look again with a margin when nothing is found
+        self.n_candidates = 3  # faces reported per detection (Detections.candidates)
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
@@ -436,13 +437,18 @@ class CardRecognizer:
             return Detections.empty()
         names = ["back"] * n
         scores = conf.copy()
+        candidates: list[Candidates] = [()] * n
         faces = np.nonzero(cls_id == 0)[0]
         if len(faces):
             probs, _ = self.classify_crops(self.crops(frame_bgr, corners[faces]))
-            best = probs.argmax(1)
+            ranked = np.argsort(-probs, axis=1)[:, : self.n_candidates]
             for j, i in enumerate(faces):
-                names[i] = self.face_names[int(best[j])]
-                scores[i] = conf[i] * probs[j, best[j]]
+                best = int(ranked[j, 0])
+                names[i] = self.face_names[best]
+                scores[i] = conf[i] * probs[j, best]
+                candidates[i] = tuple(
+                    (self.face_names[int(k)], round(float(probs[j, k]), 4)) for k in ranked[j]
+                )
         h, w = frame_bgr.shape[:2]
         xyxy = np.stack(
             [
@@ -454,5 +460,5 @@ class CardRecognizer:
             axis=1,
         ).astype(np.float32)
         return Detections(
-            xyxy, scores.astype(np.float32), tuple(names), corners
+            xyxy, scores.astype(np.float32), tuple(names), corners, tuple(candidates)
         ).sorted_by_confidence()

@@ -11,7 +11,8 @@ and a slightly shaking camera. The video is written with OpenCV (``mp4v``), next
   (a play: the moment its card came to rest; a draw: the moment the card was
   picked up; an undo: the moment the card was lifted off the pile);
 * ``<video>.boxes.jsonl``: per frame, every card's box and visible fraction (for the
-  "oracle" detector, which measures the watcher apart from the recogniser);
+  "oracle" detector, which measures the watcher apart from the recogniser), and
+  under ``quads`` each card's four corners (for detector training data);
 * ``<video>.layout.json``: the table layout, as a calibration would give it.
 
 >>> import tempfile, pathlib
@@ -252,6 +253,17 @@ class _Clip:
         return self.t_rest + self.hold + self.leave
 
 
+@dataclass(frozen=True)
+class FrameCard:
+    """A card in a rendered frame: its name, the fraction left uncovered, its upright
+    box ``(x1, y1, x2, y2)`` clipped to the frame, and its four corners (unclipped)."""
+
+    name: str
+    visible: float
+    box: tuple[float, float, float, float]
+    corners: tuple[tuple[float, float], ...]
+
+
 @dataclass
 class RenderResult:
     """What :func:`render_video` wrote and the ground truth it knows."""
@@ -441,7 +453,7 @@ class _Renderer:
         light: tuple[float, float, float],
         shake: tuple[float, float],
         frame_index: int,
-    ) -> tuple[Image, list[tuple[str, float, tuple[float, float, float, float]]]]:
+    ) -> tuple[Image, list[FrameCard]]:
         static, sid, objs = self.static_layer()
         canvas = static.copy()
         idmap = sid.copy()
@@ -463,7 +475,7 @@ class _Renderer:
         img = cv2.warpAffine(np.asarray(img), m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT)
         noise = self.noise[frame_index % len(self.noise)]
         img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
-        truth: list[tuple[str, float, tuple[float, float, float, float]]] = []
+        truth: list[FrameCard] = []
         for obj, name, quad in objs:
             vis = float(counts[obj]) / float(self.areas.get(obj, 1))
             if vis < 0.05:
@@ -476,7 +488,8 @@ class _Renderer:
             x2, y2 = min(float(self.w), x2), min(float(self.h), y2)
             if x2 - x1 < 2 or y2 - y1 < 2:
                 continue
-            truth.append((name, round(min(1.0, vis), 3), (x1, y1, x2, y2)))
+            corners = tuple((float(x) + dx, float(y) + dy) for x, y in quad)
+            truth.append(FrameCard(name, round(min(1.0, vis), 3), (x1, y1, x2, y2), corners))
         return img, truth
 
 
@@ -749,7 +762,12 @@ def render_video(
                         {
                             "i": i,
                             "t": round(t, 4),
-                            "cards": [[n, v, [round(x, 1) for x in b]] for n, v, b in boxes],
+                            "cards": [
+                                [c.name, c.visible, [round(x, 1) for x in c.box]] for c in boxes
+                            ],
+                            "quads": [
+                                [[round(x, 1), round(y, 1)] for x, y in c.corners] for c in boxes
+                            ],
                         }
                     )
                     + "\n"

@@ -276,6 +276,68 @@ def write_video_cut_crops(
     return written
 
 
+def write_video_frame_dataset(
+    root: Path,
+    n_train: int,
+    n_val: int,
+    *,
+    seed: int = 0,
+    turns: int = 20,
+    every: int = 8,
+    min_visible: float = 0.3,
+    progress: Any = None,
+) -> Path:
+    """Frames of rendered game videos, labelled for the detector; returns the yaml path.
+
+    The table scenes the detector learns from are still pictures of scattered cards.
+    A game is different: cards in flight under a hand, several cards put down
+    together in a fan (the lower ones showing a strip), a pile that grows tight all
+    game. ``n_train + n_val`` short games (seeds from ``seed`` on) are rendered and
+    every ``every``-th frame written with its cards' corners from the renderer
+    (those at least ``min_visible`` uncovered), in the layout of
+    :func:`vision.render.dataset.write_detection_dataset`.
+    """
+    import tempfile
+
+    import cv2
+    import numpy as np
+
+    from vision.render.dataset import _write_obb_yaml, obb_label_lines
+    from vision.render.scene import PlacedCard
+    from vision.source import read_video
+    from vision.synth_video import render_video, simulated_game
+
+    jobs = [("train", k) for k in range(n_train)] + [("val", n_train + k) for k in range(n_val)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for done, (split, k) in enumerate(jobs, start=1):
+            vseed = seed + k
+            log = simulated_game(vseed, players=3 + vseed % 3, turns=turns, retract_prob=0.08)
+            res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed)
+            lines = res.boxes_path.read_text().splitlines()
+            img_dir, lbl_dir = root / "images" / split, root / "labels" / split
+            img_dir.mkdir(parents=True, exist_ok=True)
+            lbl_dir.mkdir(parents=True, exist_ok=True)
+            offset = vseed % every  # not always the same phase of a clip
+            for frame in read_video(res.path):
+                if (frame.index - offset) % every or frame.index >= len(lines):
+                    continue
+                truth = json.loads(lines[frame.index])
+                cards = [
+                    PlacedCard(n, np.array(q, np.float32), v)
+                    for (n, v, _b), q in zip(truth["cards"], truth["quads"], strict=True)
+                ]
+                h, w = frame.image.shape[:2]
+                stem = f"v{vseed}_{frame.index:05d}"
+                cv2.imwrite(
+                    str(img_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90]
+                )
+                labels = obb_label_lines(cards, w, h, min_visible)
+                (lbl_dir / f"{stem}.txt").write_text("".join(x + "\n" for x in labels))
+            if progress is not None:
+                progress("video frames", done, len(jobs))
+    return _write_obb_yaml(root, f"vision.training.write_video_frame_dataset (seed {seed})")
+
+
 def _write_cut_crops(
     image: Any,
     finder: Any,

@@ -44,9 +44,10 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from vision.calibration import TableLayout, bearing_of
-from vision.detections import Detections
+from vision.detections import Candidates, Detections
 
 BACK = "back"
 COLORS = ("red", "yellow", "green", "blue")
@@ -60,6 +61,26 @@ def card_value(name: str) -> str:
     """
     color, _, value = name.partition("-")
     return value if color in COLORS else name
+
+
+def _mean(points: list[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def _lying_still(points: list[tuple[float, float]], lim: float) -> bool:
+    """Do the sightings ``points`` (in time order) keep to one place?
+
+    Boxes of a card half under others jump about; a card carried past drifts: the
+    mean of the earlier half of its sightings lies away from the later half's.
+    """
+    mx, my = _mean(points)
+    if max(math.hypot(x - mx, y - my) for x, y in points) > 2 * lim:
+        return False
+    half = len(points) // 2
+    if half == 0:
+        return True
+    (ax, ay), (bx, by) = _mean(points[:half]), _mean(points[half:])
+    return math.hypot(ax - bx, ay - by) <= lim
 
 
 def amends(events: list[dict[str, object]], i: int) -> bool:
@@ -118,6 +139,18 @@ class WatcherConfig:
     same_spot: float = 0.45  # a card this near a pile card's resting place is that card
     draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
     votes: int = 25  # sightings used for a track's name
+    value_evidence: float = 0.1  # mean probability of a face of the play's value, to read it so
+    fan_evidence: float = 0.15  # mean probability, over fan_s, of a lower card of a fan
+    fan_s: float = 0.6  # how far back a play's lower cards are looked for
+
+
+class _Det(NamedTuple):
+    """One detection as the watcher reads it."""
+
+    name: str
+    conf: float
+    box: tuple[float, ...]
+    candidates: Candidates
 
 
 @dataclass
@@ -148,6 +181,8 @@ class _Track:
     handed_on: bool = False  # a later sighting of the same drawn card carries it on
     last_name: str = ""  # the face its latest detection gave
     faces: set[str] = field(default_factory=set)  # every face it was ever read as
+    looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
+    read_as: str | None = None  # the face a play's value settled for it, over its vote
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -160,6 +195,8 @@ class _Track:
 
     @property
     def name(self) -> str:
+        if self.read_as is not None:
+            return self.read_as
         score: dict[str, float] = {}
         for n, c in self.votes:
             score[n] = score.get(n, 0.0) + c * c
@@ -174,6 +211,22 @@ class _Track:
         total = sum(c * c for _, c in self.votes) or 1.0
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
+
+    def face_of_value(self, value: str) -> tuple[str, float] | None:
+        """The likeliest face of ``value`` over its recent looks, with its mean probability.
+
+        A card half under another of a fan is often read as another face; the
+        classifier's runners-up still hold its face, and the play's value picks it.
+        """
+        score: dict[str, float] = {}
+        for look in self.looks:
+            for face, p in look:
+                if card_value(face) == value:
+                    score[face] = score.get(face, 0.0) + p
+        if not score:
+            return None
+        best = max(score, key=lambda f: score[f])
+        return best, score[best] / len(self.looks)
 
 
 @dataclass
@@ -212,6 +265,9 @@ class Watcher:
         self._tracks: list[_Track] = []
         self._next_id = 0
         self._pile: list[_PileEntry] = []
+        # The faces seen lately (with their track; weak ones, untracked, too): the lower
+        # cards of a fan show little.
+        self._looks: deque[tuple[float, list[tuple[_Det, _Track | None]]]] = deque()
         self._last_t = -math.inf
         self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
@@ -261,20 +317,24 @@ class Watcher:
             self._frame_dt = 0.9 * self._frame_dt + 0.1 * min(1.0, t - self._last_t)
         self._last_t = t
         card = self.layout.card_px
-        keep = [
-            i
-            for i in range(len(detections))
-            if float(detections.confidence[i]) >= self.cfg.min_confidence
-        ]
-        dets = [
-            (
+        seen = [
+            _Det(
                 detections.card[i],
                 float(detections.confidence[i]),
                 tuple(float(v) for v in detections.xyxy[i]),
+                detections.candidates_of(i),
             )
-            for i in keep
+            for i in range(len(detections))
         ]
-        self._link(dets, t, card)
+        keep = [i for i, d in enumerate(seen) if d.conf >= self.cfg.min_confidence]
+        tracked = self._link([seen[i] for i in keep], t, card)
+        track_of = dict(zip(keep, tracked, strict=True))
+        # Weaker faces too (untracked): the lower cards of a fan show little.
+        self._looks.append(
+            (t, [(d, track_of.get(i)) for i, d in enumerate(seen) if d.name != BACK])
+        )
+        while self._looks and t - self._looks[0][0] > 2.0:
+            self._looks.popleft()
         events: list[dict[str, object]] = []
         events += self._draws(t, card)
         if events:
@@ -294,10 +354,11 @@ class Watcher:
     # ------------------------------------------------------------------ tracking
     def _link(
         self,
-        dets: list[tuple[str, float, tuple[float, ...]]],
+        dets: list[_Det],
         t: float,
         card: float,
-    ) -> None:
+    ) -> list[_Track]:
+        """Link ``dets`` to tracks (new ones where none fits); returns each one's track."""
         live = [tr for tr in self._tracks if t - tr.last_t <= self.cfg.lost_s]
         pairs: list[tuple[float, int, int]] = []
         for ti, tr in enumerate(live):
@@ -311,7 +372,7 @@ class Watcher:
             gate = (self.cfg.match_gate + 4.0 * min(self._frame_dt, 0.25)) * card
             gate_pred = gate + 0.5 * speed * dt
             moving = speed > self.cfg.still * card / 0.1
-            for di, (name, _conf, box) in enumerate(dets):
+            for di, (name, _conf, box, _cands) in enumerate(dets):
                 cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
                 # Nearer of the predicted and the last position: a card that stopped
                 # while unseen is where it was last seen, not where it was heading.
@@ -336,19 +397,20 @@ class Watcher:
                 pairs.append((cost, ti, di))
         pairs.sort()
         used_t: set[int] = set()
-        used_d: set[int] = set()
+        linked: dict[int, _Track] = {}
         for _cost, ti, di in pairs:
-            if ti in used_t or di in used_d:
+            if ti in used_t or di in linked:
                 continue
             used_t.add(ti)
-            used_d.add(di)
+            linked[di] = live[ti]
             self._observe(live[ti], dets[di], t)
         for di, det in enumerate(dets):
-            if di not in used_d:
-                self._new_track(det, t)
+            if di not in linked:
+                linked[di] = self._new_track(det, t)
+        return [linked[di] for di in range(len(dets))]
 
-    def _new_track(self, det: tuple[str, float, tuple[float, ...]], t: float) -> None:
-        name, conf, box = det
+    def _new_track(self, det: _Det, t: float) -> _Track:
+        name, conf, box, cands = det
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         tr = _Track(
             id=self._next_id,
@@ -357,11 +419,13 @@ class Watcher:
             first_in_discard=self.layout.discard.contains(cx, cy),
             first_in_draw=self.layout.draw.contains(cx, cy, margin=0.8 * self.layout.card_px),
             votes=deque(maxlen=self.cfg.votes),
+            looks=deque(maxlen=self.cfg.votes),
         )
         tr.was_outside_discard = not tr.first_in_discard
         self._next_id += 1
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
+        tr.looks.append(cands)
         tr.faces.add(name)
         tr.last_t = t
         tr.last_name = name
@@ -370,6 +434,7 @@ class Watcher:
         elif name != BACK:
             self._inherit_arrival(tr, t)
         self._tracks.append(tr)
+        return tr
 
     def _inherit_arrival(self, tr: _Track, t: float) -> None:
         """A second box of the same face beside a card arriving: that card, boxed twice.
@@ -428,8 +493,8 @@ class Watcher:
             tr.drawn = best.drawn  # one card, one draw
             best.handed_on = True
 
-    def _observe(self, tr: _Track, det: tuple[str, float, tuple[float, ...]], t: float) -> None:
-        name, conf, box = det
+    def _observe(self, tr: _Track, det: _Det, t: float) -> None:
+        name, conf, box, cands = det
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         px, py = tr.xy
         dt = t - tr.last_t
@@ -439,6 +504,7 @@ class Watcher:
             tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
         tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         tr.votes.append((name, conf))
+        tr.looks.append(cands)
         tr.faces.add(name)
         tr.last_t = t
         tr.last_name = name
@@ -612,9 +678,17 @@ class Watcher:
         value = card_value(by_sight[0].name)
         keep: list[_Track] = []
         for tr in by_sight:
+            face = tr.name
+            if card_value(face) != value:
+                # A card half under the others reads as another face; when the
+                # classifier kept giving the play's value some weight, it is that card.
+                alt = tr.face_of_value(value)
+                if alt is None or alt[1] < self.cfg.value_evidence:
+                    continue
+                face = alt[0]
             # One card boxed twice (alone, and with the heap under it) counts once.
-            twin = any(self._same_card(tr, k.name, k.xy) for k in keep)
-            if card_value(tr.name) == value and not twin:
+            if not any(self._same_card(k, face, tr.xy) for k in keep):
+                tr.read_as = face
                 keep.append(tr)
         for tr in group:
             if tr not in keep:
@@ -637,6 +711,9 @@ class Watcher:
         group.sort(key=lambda tr: self._seen(tr, t))
         names = [tr.name for tr in group]
         spots = [tr.xy for tr in group]
+        for face, xy in self._fan_cards(names, spots, t, t, card):
+            names.insert(0, face)
+            spots.insert(0, xy)
         for tr in group:
             tr.played = True
             tr.pending_since = None
@@ -658,6 +735,75 @@ class Watcher:
         self._below_since = None
         self._play_is_last = True
         return self._play_event(self._pile[-1])
+
+    def _fan_cards(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        t_play: float,
+        t: float,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """Lower cards of a fan the tracks missed: faces of the play's value seen beside it.
+
+        Cards put down together lie in a fan, the lower ones half covered. The
+        detector boxes such a strip now and then, weakly, and the classifier often
+        names another face first; but over the last ``fan_s`` a face of the play's
+        value (several cards go down together only when they share one) keeps coming
+        back among its candidates, where no pile card of that face lies. A card
+        brought in after the play (the next one, in flight) is none of it.
+        """
+        value = card_value(names[-1])
+        frames = [dets for ft, dets in self._looks if t - ft <= self.cfg.fan_s]
+        if not frames:
+            return []
+        evidence: dict[str, float] = {}
+        where: dict[str, list[tuple[float, float]]] = {}
+        for dets in frames:
+            best: dict[str, tuple[float, tuple[float, float]]] = {}
+            for d, tr in dets:
+                if d.name in names:
+                    continue  # a card of the play itself, boxed once more
+                if tr is not None and tr.was_outside_discard and tr.first_t > t_play - 0.2:
+                    continue
+                cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+                if min(math.hypot(cx - x, cy - y) for x, y in spots) > 0.8 * card:
+                    continue
+                for face, p in d.candidates:
+                    if card_value(face) != value or face in names:
+                        continue
+                    if self._pile_face_at(face, (cx, cy), card):
+                        continue
+                    if p > best.get(face, (0.0, (0.0, 0.0)))[0]:
+                        best[face] = (p, (cx, cy))
+            for face, (p, xy) in best.items():
+                evidence[face] = evidence.get(face, 0.0) + p
+                where.setdefault(face, []).append(xy)
+        found = sorted(
+            (
+                f
+                for f in evidence
+                if evidence[f] / len(frames) >= self.cfg.fan_evidence
+                and _lying_still(where[f], 0.12 * card)  # not a card in flight
+            ),
+            key=lambda f: evidence[f],
+        )
+        return [(f, _mean(where[f])) for f in found]
+
+    def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
+        """Is ``face`` a card near the top of the pile, or one lying near ``xy``?
+
+        The last few plays lie in a heap whose boxes wander: their faces are no new
+        card anywhere on it.
+        """
+        if any(face in entry.cards for entry in self._pile[-5:]):
+            return True
+        lim = 0.9 * card
+        return any(
+            c == face and math.hypot(xy[0] - sx, xy[1] - sy) <= lim
+            for entry in self._pile[-60:]
+            for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True)
+        )
 
     @staticmethod
     def _play_event(entry: _PileEntry) -> dict[str, object]:
@@ -701,12 +847,14 @@ class Watcher:
             and self._near_pile_card(tr, card, reach=0.9) is None
             and not self._once_read_as_pile_card(tr, card)
         ]
-        if not found:
+        fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
+        if not found and not fan:
             return []
         for tr in found:
             tr.played = True
-        top.cards[:0] = [tr.name for tr in found]  # they lay under the cards seen first
-        top.spots[:0] = [tr.xy for tr in found]
+        # They lay under the cards seen first.
+        top.cards[:0] = [tr.name for tr in found] + [f for f, _ in fan]
+        top.spots[:0] = [tr.xy for tr in found] + [xy for _, xy in fan]
         top.ids[:0] = [tr.id for tr in found]
         out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
         top.refused = False

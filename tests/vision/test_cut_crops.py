@@ -1,4 +1,5 @@
-"""Labelling the detector's own boxes for the classifier: heaps and video frames."""
+"""Labelling the detector's own boxes for the classifier (heaps, video frames), and
+game video frames for the detector."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.render.scene import PlacedCard
-from vision.training import heap_label, write_video_cut_crops
+from vision.training import heap_label, write_video_cut_crops, write_video_frame_dataset
 from vision.yolo_env import MODELS_DIR
 
 
@@ -61,3 +62,32 @@ def test_video_crops_are_labelled_with_the_cards_of_the_game(tmp_path: Path) -> 
     faces = {p.parent.name for p in (tmp_path / "train").glob("*/*.jpg")}
     assert n == len(list((tmp_path / "train").glob("*/*.jpg"))) and n > 0
     assert faces <= played, faces - played
+
+
+def test_video_frames_are_labelled_with_every_card_mostly_in_view(tmp_path: Path) -> None:
+    import json
+
+    import cv2
+
+    from vision.synth_video import render_video, simulated_game
+
+    yaml_path = write_video_frame_dataset(tmp_path, 1, 1, seed=9100, turns=3, every=10)
+    assert "train: images/train" in yaml_path.read_text()
+    images = sorted((tmp_path / "images" / "train").glob("*.jpg"))
+    assert images and list((tmp_path / "images" / "val").glob("*.jpg"))
+    # The same game rendered again: its frames' cards, from the renderer.
+    log = simulated_game(9100, players=3 + 9100 % 3, turns=3, retract_prob=0.08)
+    res = render_video(log, tmp_path / "again.mp4", seed=9100)
+    truth = res.boxes_path.read_text().splitlines()
+    for img_path in images:
+        frame = json.loads(truth[int(img_path.stem.split("_")[1])])
+        lines = (tmp_path / "labels" / "train" / f"{img_path.stem}.txt").read_text().split("\n")
+        labels = [line.split() for line in lines if line]
+        wanted = [(n, v) for n, v, _ in frame["cards"] if v >= 0.3]
+        assert len(labels) == len(wanted)
+        assert sorted(int(x[0]) for x in labels) == sorted(int(n == "back") for n, _ in wanted)
+        h, w = cv2.imread(str(img_path)).shape[:2]
+        for x in labels:
+            pts = np.array(x[1:], float).reshape(4, 2)
+            assert ((pts >= 0) & (pts <= 1)).all()
+            assert cv2.contourArea((pts * [w, h]).astype(np.float32)) > 100

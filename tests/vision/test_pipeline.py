@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import pytest
 
 from vision.calibration import TableLayout
 from vision.detections import Detections
@@ -70,3 +73,22 @@ def test_still_frames_reuse_detections_and_moving_ones_do_not() -> None:
     # Even a still picture is looked at again after max_reuse_s.
     res = pipe.process(moved, 5 / 30 + 0.6)
     assert not res.reused and rec.calls == 3
+
+
+def test_candidates_follow_their_detections_through_filters() -> None:
+    d = Detections.from_list(
+        [
+            ("red-7", 0.5, (0, 0, 10, 15)),
+            ("back", 0.9, (20, 0, 30, 15)),
+            ("blue-2", 0.7, (40, 0, 50, 15)),
+        ]
+    )
+    cands = ((("red-7", 0.6), ("red-1", 0.3)), (), (("blue-2", 0.8), ("green-2", 0.1)))
+    d = dataclasses.replace(d, candidates=cands)
+    ranked = d.sorted_by_confidence()
+    assert ranked.card == ("back", "blue-2", "red-7")
+    assert [ranked.candidates_of(i) for i in range(3)] == [cands[1], cands[2], cands[0]]
+    with pytest.raises(ValueError, match="candidate lists"):
+        dataclasses.replace(d, candidates=cands[:2])
+    plain = Detections.from_list([("red-7", 0.5, (0, 0, 10, 15)), ("back", 0.9, (20, 0, 30, 15))])
+    assert plain.candidates_of(0) == (("red-7", 1.0),) and plain.candidates_of(1) == ()

@@ -65,6 +65,22 @@ def test_rendered_scenes_with_known_cards_are_recognised(rec: CardRecognizer) ->
     assert found / total >= 0.8, f"{found}/{total} cards recognised"
 
 
+def test_each_face_comes_with_its_likeliest_faces(rec: CardRecognizer) -> None:
+    rng = np.random.default_rng(7)
+    scene = compose_scene(rng, cards=["red-7", "back", "blue-skip"], size=(480, 640), style=CLEAR)
+    dets = rec.detect(scene.image)
+    assert dets.candidates is not None and len(dets) >= 2
+    for i, name in enumerate(dets.card):
+        cands = dets.candidates_of(i)
+        if name == "back":
+            assert cands == ()
+            continue
+        assert cands[0][0] == name and len(cands) == rec.n_candidates
+        probs = [p for _, p in cands]
+        assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1.001
+        assert len({f for f, _ in cands}) == len(cands)
+
+
 def test_a_card_filling_the_whole_picture_is_found(rec: CardRecognizer) -> None:
     # A scan or close-up: no table around the card (the recogniser retries with a margin).
     from vision.render.cards import render_card

@@ -65,6 +65,25 @@ def test_a_card_is_in_the_boxes_where_the_truth_says_it_rests(rendered: RenderRe
         assert ev["card"] in on_pile
 
 
+def test_each_card_s_corners_lie_on_its_box(rendered: RenderResult) -> None:
+    lines = rendered.boxes_path.read_text().splitlines()
+    n_cards = 0
+    for line in lines[::10]:
+        frame = json.loads(line)
+        assert len(frame["quads"]) == len(frame["cards"])
+        for (_name, _vis, box), quad in zip(frame["cards"], frame["quads"], strict=True):
+            q = np.array(quad)
+            assert q.shape == (4, 2)
+            side = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
+            assert 1.3 <= side.max() / side.min() <= 1.7  # a card's 2:3 rectangle
+            # The box is the corners' upright box, clipped to the frame.
+            x1, y1 = np.clip(q.min(0), 0, [640, 480])
+            x2, y2 = np.clip(q.max(0), 0, [640, 480])
+            assert np.allclose(box, [x1, y1, x2, y2], atol=0.2)
+            n_cards += 1
+    assert n_cards > 20
+
+
 def test_frames_show_cards_and_hands(rendered: RenderResult) -> None:
     # Frame-to-frame differences: something moves (hands, cards), and the picture is
     # noisy like a camera (two frames of a still table are never identical).

@@ -89,6 +89,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "one whole) and add them to the detector's data",
     )
     parser.add_argument(
+        "--video-frames",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("TRAIN", "VAL"),
+        help="render TRAIN + VAL short game videos and add every 8th frame to the "
+        "detector's data (cards in flight, fans of several cards, a growing pile)",
+    )
+    parser.add_argument(
         "--det-subset",
         type=int,
         default=None,
@@ -104,8 +113,9 @@ def _log(msg: str) -> None:
 
 def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out: Path) -> Path:
     """The detector's data: the table scenes (all, or --det-subset of them), plus
-    rendered phone photos (--photos), tight piles (--dense-piles) and the
-    pseudo-labelled training part of real photos (--real-cards) when asked for.
+    rendered phone photos (--photos), tight piles (--dense-piles), game video frames
+    (--video-frames) and the pseudo-labelled training part of real photos
+    (--real-cards) when asked for.
     Several sources are listed in image-list files beside a combined yaml."""
     import random
 
@@ -140,6 +150,23 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
         )
         train_dirs.append(dense_dir / "images" / "train")
         val_dirs.append(dense_dir / "images" / "val")
+    if args.video_frames is not None:
+        from vision.training import write_video_frame_dataset
+
+        video_dir = args.data / "detector-video"
+        _log(
+            f"rendering {args.video_frames[0]}+{args.video_frames[1]} game videos into {video_dir}"
+        )
+        # Seeds apart from the watcher benchmark's (101 on), its tuning ones and --video-cut's.
+        write_video_frame_dataset(
+            video_dir,
+            args.video_frames[0],
+            args.video_frames[1],
+            seed=7000 + args.seed,
+            progress=stderr_progress,
+        )
+        train_dirs.append(video_dir / "images" / "train")
+        val_dirs.append(video_dir / "images" / "val")
     if args.real_cards is not None and (out / "detector.onnx").exists():
         from vision.deck_calibration import add_real_detection_images
 
