@@ -349,3 +349,30 @@ def test_an_amended_play_is_dropped_when_a_ruling_came_after_it() -> None:
     runner.notify({"type": "uno", "player": "Ann"}, {"ok": True, "state": {}}, "referee")
     runner._submit_events([{"type": "undo"}, amended], None, None, 2.5)
     assert sent == [play]
+
+
+def test_a_take_back_seen_after_a_ruling_is_left_to_the_referee() -> None:
+    """A retraction's undo would take back the ruling sent since the play: it is
+    not sent, and the tablet is asked instead."""
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
+    sent: list[dict[str, object]] = []
+
+    def submit(event: dict[str, object], source: str) -> dict[str, object]:
+        sent.append(event)
+        verdict = {"ok": True, "state": {}}
+        runner.notify(event, verdict, source)
+        return verdict
+
+    runner.submit = submit
+    play = {"type": "play", "card": "wild", "player": "Ann"}
+    runner._submit_events([play], None, None, 1.0)
+    runner._submit_events([{"type": "undo"}], None, None, 1.5)
+    assert sent == [play, {"type": "undo"}]
+    assert "takeback_held_s_ago" not in runner.status()["recognition"]
+    sent.clear()
+    runner._submit_events([play], None, None, 2.0)
+    runner.notify({"type": "color", "color": "red"}, {"ok": True, "state": {}}, "referee")
+    runner._submit_events([{"type": "undo"}], None, None, 2.5)
+    assert sent == [play]
+    assert runner.takebacks_held == 1
+    assert runner.status()["recognition"]["takeback_held_s_ago"] >= 0

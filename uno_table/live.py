@@ -33,6 +33,7 @@ BOX_COLORS = {
     "blue": (219, 111, 42),
 }
 DARK_BOXES = (BOX_COLORS["red"], BOX_COLORS["green"], BOX_COLORS["blue"])  # white text on
+HELD_BACK_SHOWN_S = 60.0  # how long the tablet asks about a take-back left to the referee
 
 
 class ScriptedReferee:
@@ -134,6 +135,8 @@ class LiveRunner:
         )
         self.frames_processed = 0
         self.events_submitted = 0
+        self.takebacks_held = 0  # take-backs seen after a ruling, left to the referee
+        self._held_at: float | None = None
         self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
         self._last_applied: tuple[str, str] = ("", "")  # type and source of the last event
         self._processed_at: deque[float] = deque(maxlen=60)
@@ -163,6 +166,9 @@ class LiveRunner:
         stamps = list(self._processed_at)
         if len(stamps) >= 2 and time.monotonic() - stamps[-1] < 2.0 and stamps[-1] > stamps[0]:
             recognition["frames_per_s"] = round((len(stamps) - 1) / (stamps[-1] - stamps[0]), 1)
+        if self._held_at is not None and time.monotonic() - self._held_at < HELD_BACK_SHOWN_S:
+            # The tablet asks the referee whether to undo the last play.
+            recognition["takeback_held_s_ago"] = round(time.monotonic() - self._held_at, 1)
         source = self._source
         if source is not None:
             try:
@@ -348,7 +354,12 @@ class LiveRunner:
         def own_play_last() -> bool:
             return self._last_applied in (("play", "vision"), ("flip", "vision"))
 
-        for event in events_to_apply(events, own_play_last):
+        def held_back(_event: dict[str, Any]) -> None:
+            # An undo now would take back the ruling: the referee decides.
+            self.takebacks_held += 1
+            self._held_at = time.monotonic()
+
+        for event in events_to_apply(events, own_play_last, held_back):
             if script is not None:
                 event = script.with_color(event, t)
             self._submit_vision(event, watcher)

@@ -281,7 +281,16 @@ def replay_video(
         result.processed += 1
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)
-        for ev in events_to_apply(res.events, last_was_camera_play):
+
+        def held_back(ev: Event) -> None:
+            # A take-back seen after a ruling: an undo now would take the ruling back.
+            note = {"t": round(t, 3), "frame": index, "event": ev, "source": "camera"}
+            note.update(applied=False, held_back=True, verdict=None)
+            result.records.append(note)
+            if on_record:
+                on_record(note)
+
+        for ev in events_to_apply(res.events, last_was_camera_play, held_back):
             if ev.get("type") == "play" and "color" not in ev:
                 # The referee names the colour of a wild (or of several cards at once);
                 # the tablet sends it with the play.

@@ -100,16 +100,24 @@ def amends(events: list[dict[str, object]], i: int) -> bool:
 
 
 def events_to_apply(
-    events: list[dict[str, object]], own_play_last: Callable[[], bool]
+    events: list[dict[str, object]],
+    own_play_last: Callable[[], bool],
+    held_back: Callable[[dict[str, object]], None] | None = None,
 ) -> Iterator[dict[str, object]]:
-    """A frame's events in order, an amendment left out when the last event applied
-    is not the watcher's own play (a referee's ruling came in since: the amendment's
-    ``undo`` would take that back). ``own_play_last`` is asked as the events go.
+    """A frame's events in order, less those whose ``undo`` would take back the wrong
+    event: ``undo`` takes back the last event applied, and when that is no longer
+    the watcher's own play (a referee's ruling came in since), an amendment is left
+    out (the play stays as first read) and so is a retraction's ``undo``, which is
+    handed to ``held_back`` for the referee to confirm. ``own_play_last`` is asked
+    as the events go.
 
     >>> amendment = [{"type": "undo"}, {"type": "play", "cards": ["red-5", "blue-5"]}]
     >>> len(list(events_to_apply(amendment, lambda: True)))
     2
     >>> list(events_to_apply(amendment, lambda: False))
+    []
+    >>> list(events_to_apply([{"type": "undo"}], lambda: False, print))
+    {'type': 'undo'}
     []
     """
     skip = False
@@ -118,6 +126,9 @@ def events_to_apply(
             skip = False
         elif amends(events, i) and not own_play_last():
             skip = True
+        elif event.get("type") == "undo" and not own_play_last():
+            if held_back is not None:
+                held_back(event)
         else:
             yield event
 

@@ -230,6 +230,7 @@
     }
     const rec = h.recognition || {};
     if (!rec.available) lines.push(t("recognition_off", { m: rec.message || "" }));
+    if (rec.takeback_held_s_ago != null) lines.push(t("takeback_held"));
     box.textContent = lines.join(" · ");
     box.hidden = lines.length === 0;
     document.body.dataset.camera = cam.state || "";
