@@ -153,6 +153,7 @@ class WatcherConfig:
     value_evidence: float = 0.1  # mean probability of a face of the play's value, to read it so
     fan_evidence: float = 0.15  # mean probability, over fan_s, of a lower card of a fan
     fan_s: float = 0.6  # how far back a play's lower cards are looked for
+    landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
 
 
 class _Det(NamedTuple):
@@ -556,6 +557,29 @@ class Watcher:
                     return entry
         return None
 
+    def _landed_unseen(self, tr: _Track, t: float, card: float) -> bool:
+        """A card seen clearly all the way in, lost from sight as it reached the pile.
+
+        On a tight pile of its colour the detector may box the heap around a card
+        that just landed instead of the card: its track ends where it came down.
+        """
+        if not self.cfg.landed_unseen_s or t - tr.last_t < self.cfg.landed_unseen_s:
+            return False
+        if not tr.was_outside_discard or tr.name == BACK or len(tr.sightings) < 4:
+            return False
+        if tr.name_share() < 0.8 or max(c for _, c in tr.votes) < 0.8:
+            return False  # not seen clearly: a guess is no play
+        x, y = tr.xy
+        cx, cy = self.layout.discard.center
+        if math.hypot(x - cx, y - cy) > 0.6 * card:
+            return False  # lost on its way, not on the pile
+        # Slowing down: the last step shorter than the ones before it.
+        steps = [
+            math.hypot(b.x - a.x, b.y - a.y) / max(b.t - a.t, 1e-6)
+            for a, b in zip(list(tr.sightings)[-4:-1], list(tr.sightings)[-3:], strict=True)
+        ]
+        return steps[-1] < 0.8 * max(steps)
+
     def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
@@ -628,7 +652,11 @@ class Watcher:
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.layout.discard
         for tr in self._tracks:
-            if tr.played or tr.pending_since is not None or tr.last_t != t:
+            if tr.played or tr.pending_since is not None:
+                continue
+            if tr.last_t != t:
+                if self._landed_unseen(tr, t, card):
+                    tr.pending_since = t
                 continue
             x, y = tr.xy
             if not zone.contains(x, y) or not self._at_rest(tr, t, card, self.cfg.rest_s):

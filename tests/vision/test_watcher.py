@@ -508,6 +508,46 @@ def test_a_card_carried_past_a_play_amends_nothing() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-5", "player": "Cy"}]
 
 
+def drop_card(table: Table, name: str, frames: int) -> None:
+    """``name`` is not detected in the last ``frames`` frames."""
+    for frame in table.frames[-frames:]:
+        frame[:] = [d for d in frame if d[0] != name]
+
+
+def test_a_card_lost_from_sight_as_it_lands_is_a_play() -> None:
+    # On a tight pile of its colour the detector boxes the heap, not the card that
+    # just came down: seen clearly all the way in, it is lost as it stops.
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    drop_card(table, "blue-7", 3)
+    table.pile[-1] = []
+    table.still(20)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
+
+
+def test_a_card_lost_from_sight_on_its_way_is_no_play() -> None:
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    drop_card(table, "blue-7", 9)  # lost halfway, under the hand
+    table.pile[-1] = []
+    table.still(20)
+    assert kinds(feed(table))[1:] == []
+
+
+def test_a_card_seen_unsurely_and_lost_at_the_pile_is_no_play() -> None:
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    drop_card(table, "blue-7", 3)
+    for frame in table.frames:
+        frame[:] = [
+            det(n, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 0.6) if n == "blue-7" else (n, c, b)
+            for n, c, b in frame
+        ]
+    table.pile[-1] = []
+    table.still(20)
+    assert kinds(feed(table))[1:] == []
+
+
 def test_one_card_boxed_twice_as_it_lands_is_one_card() -> None:
     # Boxed alone and, a little off, together with the heap under it.
     table = started("blue-5")
