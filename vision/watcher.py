@@ -151,7 +151,7 @@ class WatcherConfig:
     draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
     votes: int = 25  # sightings used for a track's name
     value_evidence: float = 0.1  # mean probability of a face of the play's value, to read it so
-    fan_evidence: float = 0.15  # mean probability, over fan_s, of a lower card of a fan
+    fan_evidence: float = 0.1  # mean probability, over fan_s, of a lower card of a fan
     fan_s: float = 0.6  # how far back a play's lower cards are looked for
     landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
 
@@ -466,9 +466,12 @@ class Watcher:
                 tr.first_in_discard = o.first_in_discard
                 return
 
-    def _same_card(self, tr: _Track, name: str, xy: tuple[float, float]) -> bool:
-        """Is ``tr`` the card ``name`` at ``xy`` (the same face, at nearly the same place)?"""
-        near = self.cfg.same_spot * self.layout.card_px
+    def _same_card(
+        self, tr: _Track, name: str, xy: tuple[float, float], reach: float | None = None
+    ) -> bool:
+        """Is ``tr`` the card ``name`` at ``xy`` (the same face, at nearly the same place,
+        ``reach`` card lengths, by default ``same_spot``)?"""
+        near = (reach or self.cfg.same_spot) * self.layout.card_px
         return tr.name == name and math.hypot(tr.xy[0] - xy[0], tr.xy[1] - xy[1]) <= near
 
     def _stitch_draw(self, tr: _Track, t: float) -> None:
@@ -571,14 +574,9 @@ class Watcher:
             return False  # not seen clearly: a guess is no play
         x, y = tr.xy
         cx, cy = self.layout.discard.center
-        if math.hypot(x - cx, y - cy) > 0.6 * card:
-            return False  # lost on its way, not on the pile
-        # Slowing down: the last step shorter than the ones before it.
-        steps = [
-            math.hypot(b.x - a.x, b.y - a.y) / max(b.t - a.t, 1e-6)
-            for a, b in zip(list(tr.sightings)[-4:-1], list(tr.sightings)[-3:], strict=True)
-        ]
-        return steps[-1] < 0.8 * max(steps)
+        # Lost on the pile, not on its way (its box jumps about as it lands on the
+        # heap, so how it slowed down tells nothing).
+        return math.hypot(x - cx, y - cy) <= 0.6 * card
 
     def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
@@ -725,8 +723,12 @@ class Watcher:
                 if alt is None or alt[1] < self.cfg.value_evidence:
                     continue
                 face = alt[0]
-            # One card boxed twice (alone, and with the heap under it) counts once.
-            if not any(self._same_card(k, face, tr.xy) for k in keep):
+            # One card boxed twice (alone, and with the heap under it) counts once; a
+            # card lost as it landed was last seen short of where it lies.
+            if not any(
+                self._same_card(k, face, tr.xy, 1.0 if min(k.last_t, tr.last_t) < t else None)
+                for k in keep
+            ):
                 tr.read_as = face
                 keep.append(tr)
         for tr in group:
