@@ -222,6 +222,7 @@ def write_video_cut_crops(
     det_imgsz: int = 320,
     min_iou: float = 0.6,
     min_visible: float = 0.6,
+    det_conf: float = 0.35,
     split: str = "train",
     progress: Any = None,
 ) -> int:
@@ -233,7 +234,9 @@ def write_video_cut_crops(
     benchmark) is rendered, and every ``every``-th frame's face-up detections are
     labelled from the renderer's boxes: the card the box overlaps by ``min_iou``
     when it is ``min_visible`` uncovered, else the top of the heap it holds
-    (:func:`heap_label`). Written to ``cls_dir/<split>/<face>/``; returns the count.
+    (:func:`heap_label`). ``det_conf`` is the detector's confidence threshold (lower:
+    more boxes of half-covered cards). Written to ``cls_dir/<split>/<face>/``;
+    returns the count.
     """
     import tempfile
 
@@ -244,7 +247,7 @@ def write_video_cut_crops(
     from vision.source import read_video
     from vision.synth_video import render_video, simulated_game
 
-    finder = CardFinder.load(models_dir, imgsz=det_imgsz)
+    finder = CardFinder.load(models_dir, imgsz=det_imgsz, conf=det_conf)
     rng = np.random.default_rng(seed)
     written = 0
     with tempfile.TemporaryDirectory() as tmp:
