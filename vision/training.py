@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -238,45 +239,59 @@ def write_video_cut_crops(
     more boxes of half-covered cards). Written to ``cls_dir/<split>/<face>/``;
     returns the count.
     """
-    import tempfile
-
     import numpy as np
 
     from vision.recognition import CardFinder
     from vision.render.scene import PlacedCard
-    from vision.source import read_video
-    from vision.synth_video import render_video, simulated_game
 
     finder = CardFinder.load(models_dir, imgsz=det_imgsz, conf=det_conf)
     rng = np.random.default_rng(seed)
     written = 0
+    for k, (vseed, frames) in enumerate(_game_frames(range(seed, seed + n_videos), turns, every)):
+        for image, index, truth in frames:
+            cards = [PlacedCard(n, _box_corners(*b), v) for n, v, b in truth["cards"]]
+            written += _write_cut_crops(
+                image,
+                finder,
+                cards,
+                cls_dir / split,
+                f"vid{vseed}_{index:05d}",
+                rng,
+                imgsz=imgsz,
+                min_iou=min_iou,
+                min_visible=min_visible,
+                upright_truth=True,
+            )
+        if progress is not None:
+            progress("video-cut crops", k + 1, n_videos)
+    return written
+
+
+def _game_frames(
+    seeds: Iterable[int], turns: int, every: int, *, phased: bool = False
+) -> Iterator[tuple[int, Iterator[tuple[Any, int, dict[str, Any]]]]]:
+    """Short simulated games rendered one at a time (in a temporary folder): for each
+    seed, its every ``every``-th frame with the frame's index and the renderer's truth
+    for it (``cards`` and ``quads``). ``phased``: start at ``seed % every``, so that
+    the frames taken do not always fall at the same moment of a clip."""
+    import tempfile
+
+    from vision.source import read_video
+    from vision.synth_video import render_video, simulated_game
+
+    def sampled(
+        path: Path, truth: list[str], offset: int
+    ) -> Iterator[tuple[Any, int, dict[str, Any]]]:
+        for frame in read_video(path):
+            if (frame.index - offset) % every == 0 and frame.index < len(truth):
+                yield frame.image, frame.index, json.loads(truth[frame.index])
+
     with tempfile.TemporaryDirectory() as tmp:
-        for k in range(n_videos):
-            vseed = seed + k
+        for vseed in seeds:
             log = simulated_game(vseed, players=3 + vseed % 3, turns=turns, retract_prob=0.08)
             res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed)
-            boxes = [json.loads(line) for line in res.boxes_path.read_text().splitlines()]
-            for frame in read_video(res.path):
-                if frame.index % every or frame.index >= len(boxes):
-                    continue
-                cards = [
-                    PlacedCard(n, _box_corners(*b), v) for n, v, b in boxes[frame.index]["cards"]
-                ]
-                written += _write_cut_crops(
-                    frame.image,
-                    finder,
-                    cards,
-                    cls_dir / split,
-                    f"vid{vseed}_{frame.index:05d}",
-                    rng,
-                    imgsz=imgsz,
-                    min_iou=min_iou,
-                    min_visible=min_visible,
-                    upright_truth=True,
-                )
-            if progress is not None:
-                progress("video-cut crops", k + 1, n_videos)
-    return written
+            truth = res.boxes_path.read_text().splitlines()
+            yield vseed, sampled(res.path, truth, vseed % every if phased else 0)
 
 
 def write_video_frame_dataset(
@@ -300,44 +315,31 @@ def write_video_frame_dataset(
     (those at least ``min_visible`` uncovered), in the layout of
     :func:`vision.render.dataset.write_detection_dataset`.
     """
-    import tempfile
-
     import cv2
     import numpy as np
 
     from vision.render.dataset import _write_obb_yaml, obb_label_lines
     from vision.render.scene import PlacedCard
-    from vision.source import read_video
-    from vision.synth_video import render_video, simulated_game
 
-    jobs = [("train", k) for k in range(n_train)] + [("val", n_train + k) for k in range(n_val)]
-    with tempfile.TemporaryDirectory() as tmp:
-        for done, (split, k) in enumerate(jobs, start=1):
-            vseed = seed + k
-            log = simulated_game(vseed, players=3 + vseed % 3, turns=turns, retract_prob=0.08)
-            res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed)
-            lines = res.boxes_path.read_text().splitlines()
-            img_dir, lbl_dir = root / "images" / split, root / "labels" / split
-            img_dir.mkdir(parents=True, exist_ok=True)
-            lbl_dir.mkdir(parents=True, exist_ok=True)
-            offset = vseed % every  # not always the same phase of a clip
-            for frame in read_video(res.path):
-                if (frame.index - offset) % every or frame.index >= len(lines):
-                    continue
-                truth = json.loads(lines[frame.index])
-                cards = [
-                    PlacedCard(n, np.array(q, np.float32), v)
-                    for (n, v, _b), q in zip(truth["cards"], truth["quads"], strict=True)
-                ]
-                h, w = frame.image.shape[:2]
-                stem = f"v{vseed}_{frame.index:05d}"
-                cv2.imwrite(
-                    str(img_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90]
-                )
-                labels = obb_label_lines(cards, w, h, min_visible)
-                (lbl_dir / f"{stem}.txt").write_text("".join(x + "\n" for x in labels))
-            if progress is not None:
-                progress("video frames", done, len(jobs))
+    n = n_train + n_val
+    games = _game_frames(range(seed, seed + n), turns, every, phased=True)
+    for k, (vseed, frames) in enumerate(games):
+        split = "train" if k < n_train else "val"
+        img_dir, lbl_dir = root / "images" / split, root / "labels" / split
+        img_dir.mkdir(parents=True, exist_ok=True)
+        lbl_dir.mkdir(parents=True, exist_ok=True)
+        for image, index, truth in frames:
+            cards = [
+                PlacedCard(name, np.array(quad, np.float32), visible)
+                for (name, visible, _b), quad in zip(truth["cards"], truth["quads"], strict=True)
+            ]
+            h, w = image.shape[:2]
+            stem = f"v{vseed}_{index:05d}"
+            cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            labels = obb_label_lines(cards, w, h, min_visible)
+            (lbl_dir / f"{stem}.txt").write_text("".join(x + "\n" for x in labels))
+        if progress is not None:
+            progress("video frames", k + 1, n)
     return _write_obb_yaml(root, f"vision.training.write_video_frame_dataset (seed {seed})")
 
 
