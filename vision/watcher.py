@@ -552,13 +552,19 @@ class Watcher:
         centre lies well off the card's own.
         """
         name = tr.name
-        x, y = tr.xy
         lim = (self.cfg.same_spot if reach is None else reach) * card
+        return next((e for c, e in self._pile_cards_near(tr.xy, lim, depth) if c == name), None)
+
+    def _pile_cards_near(
+        self, xy: tuple[float, float], lim: float, depth: int = 60
+    ) -> Iterator[tuple[str, _PileEntry]]:
+        """The faces (and their plays) of the pile cards resting within ``lim`` of
+        ``xy``, among the last ``depth`` plays, newest first."""
+        x, y = xy
         for entry in reversed(self._pile[-depth:]):
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
-                if c == name and math.hypot(x - sx, y - sy) <= lim:
-                    return entry
-        return None
+                if math.hypot(x - sx, y - sy) <= lim:
+                    yield c, entry
 
     def _landed_unseen(self, tr: _Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
@@ -638,14 +644,8 @@ class Watcher:
         Its reading drifted (a pile card boxed with the heap), it was not replaced: a
         card put there would have come with a hand, and been seen arriving.
         """
-        x, y = tr.xy
-        lim = 0.9 * card
         faces = tr.faces - {tr.name, BACK}
-        return any(
-            c in faces and math.hypot(x - sx, y - sy) <= lim
-            for entry in self._pile[-60:]
-            for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True)
-        )
+        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, 0.9 * card))
 
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.layout.discard
@@ -839,12 +839,7 @@ class Watcher:
         """
         if any(face in entry.cards for entry in self._pile[-5:]):
             return True
-        lim = 0.9 * card
-        return any(
-            c == face and math.hypot(xy[0] - sx, xy[1] - sy) <= lim
-            for entry in self._pile[-60:]
-            for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True)
-        )
+        return any(c == face for c, _ in self._pile_cards_near(xy, 0.9 * card))
 
     @staticmethod
     def _play_event(entry: _PileEntry) -> dict[str, object]:
