@@ -22,8 +22,11 @@ How it decides, in short:
 * A recogniser misreads pile cards (a top card boxed with the heap under it), so a
   face that alternates with a pile card's at its place, replaces it with no hand
   between, or belongs to a track once read as that pile card is no new card. Cards
-  of one play share a value. A card of the same value showing from under the last
-  play within ``amend_s`` amends it: ``undo``, then the play with it.
+  of one play share a value, so a half-covered card of a fan is read as the face of
+  that value among its candidates (``Detections.candidates``). A card of the same
+  value showing from under the last play within ``amend_s`` amends it: ``undo``,
+  then the play with it. A card seen clearly all the way in and lost from sight as
+  it reaches the pile has landed there.
 
 >>> from vision.calibration import TableLayout
 >>> from vision.detections import Detections
