@@ -4,7 +4,7 @@ Modelled on ``supervision.Detections``: parallel numpy arrays, immutable, cheap 
 filter. The detector makes it, the watcher reads it, the annotator draws it.
 
 >>> d = Detections.from_list([("red-7", 0.9, (10, 10, 60, 90))])
->>> len(d), d.card[0], float(d.confidence[0])
+>>> len(d), d.card[0], round(float(d.confidence[0]), 3)
 (1, 'red-7', 0.9)
 """
 

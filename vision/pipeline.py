@@ -6,6 +6,10 @@ recogniser that fails on a frame costs that frame, never the game: the error is
 counted and kept in ``last_error``, the watcher sees an empty frame's worth of
 nothing (it is not told the cards vanished: the frame is skipped).
 
+Unless ``read_fan_colors`` is off, the pipeline also keeps a
+:class:`vision.pile_colors.PileColors` on the frames and lends it to the watcher:
+it sees the colours of a fan's half-covered lower cards.
+
 ``skip_static`` saves the recogniser's time on a still table: when a frame differs
 from the last recognised one by less than camera noise everywhere, the previous
 detections are reused.
@@ -17,7 +21,7 @@ detections are reused.
 ...         return Detections.from_list([("red-7", 0.9, (300, 200, 350, 277))])
 >>> pipe = TablePipeline(Fixed(), Watcher(TableLayout.default(640, 480, 2), ["Ann", "Bob"]))
 >>> img = np.zeros((480, 640, 3), np.uint8)
->>> [pipe.process(img, i / 30).events for i in range(12)][-1]
+>>> [e for i in range(12) for e in pipe.process(img, i / 30).events]
 [{'type': 'flip', 'card': 'red-7'}]
 """
 
@@ -32,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detections import Detections
+from vision.pile_colors import PileColors
 from vision.watcher import Watcher
 
 Image = npt.NDArray[np.uint8]
@@ -64,9 +69,14 @@ class TablePipeline:
         skip_static: bool = False,
         static_threshold: float = 10.0,
         max_reuse_s: float = 0.5,
+        read_fan_colors: bool = True,
     ) -> None:
         self.recognizer = recognizer
         self.watcher = watcher
+        self.pile_colors: PileColors | None = None
+        if read_fan_colors:
+            self.pile_colors = PileColors(watcher.layout)
+            watcher.pile_colors = self.pile_colors
         self.skip_static = skip_static
         self.static_threshold = static_threshold
         self.max_reuse_s = max_reuse_s
@@ -103,6 +113,11 @@ class TablePipeline:
     def process(self, image: Image, t: float) -> PipelineResult:
         """Recognise the cards of one frame and update the watcher."""
         self.frames += 1
+        if self.pile_colors is not None:
+            if self.pile_colors.layout != self.watcher.layout:  # the table was set anew
+                self.pile_colors = PileColors(self.watcher.layout)
+                self.watcher.pile_colors = self.pile_colors
+            self.pile_colors.update(image, t)
         small = self._small(image) if self.skip_static else None
         if small is not None and self._still(small, t):
             self.reused += 1

@@ -47,13 +47,14 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from vision.calibration import TableLayout, bearing_of
 from vision.detections import Candidates, Detections
+from vision.pile_colors import ColorPatch
+from vision.render.cards import COLORS
 
 BACK = "back"
-COLORS = ("red", "yellow", "green", "blue")
 
 
 def card_value(name: str) -> str:
@@ -157,6 +158,17 @@ class WatcherConfig:
     fan_evidence: float = 0.1  # mean probability, over fan_s, of a lower card of a fan
     fan_s: float = 0.6  # how far back a play's lower cards are looked for
     landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
+    strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
+    strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+
+
+class PileColorProbe(Protocol):
+    """What colours came onto the pile near a place since a time (see
+    :class:`vision.pile_colors.PileColors`); ``None`` when it cannot tell."""
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float
+    ) -> list[ColorPatch] | None: ...
 
 
 class _Det(NamedTuple):
@@ -272,8 +284,11 @@ class Watcher:
         layout: TableLayout,
         players: list[str],
         config: WatcherConfig | None = None,
+        pile_colors: PileColorProbe | None = None,
     ) -> None:
         self.layout = layout
+        #: Sees the colours of a fan's lower cards in the picture (optional).
+        self.pile_colors = pile_colors
         self.players: list[str] = []
         self.seat_players(players, layout)
         self.cfg = config or WatcherConfig()
@@ -288,6 +303,7 @@ class Watcher:
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
         self._play_is_last = False  # the watcher's last event is a play it may amend
+        self._pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -758,6 +774,18 @@ class Watcher:
         for face, xy in self._fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
+        for face, xy in self._strip_cards(names, spots, card):
+            names.insert(0, face)
+            spots.insert(0, xy)
+        if len(names) > 2:
+            # A fan's lower cards lie the farther from its top card the lower they are.
+            top_xy = spots[-1]
+            lower = sorted(
+                zip(names[:-1], spots[:-1], strict=True),
+                key=lambda c: -math.hypot(c[1][0] - top_xy[0], c[1][1] - top_xy[1]),
+            )
+            names[:-1] = [n for n, _ in lower]
+            spots[:-1] = [xy for _, xy in lower]
         for tr in group:
             tr.played = True
             tr.pending_since = None
@@ -768,6 +796,7 @@ class Watcher:
                 tr.played = True  # the same card boxed twice
                 tr.pending_since = None
         seat = self._seat_of(group, card)
+        self._pile_changed_t = t
         if not self._pile:
             self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group]))
             self._top_seen_t = t
@@ -834,6 +863,35 @@ class Watcher:
         )
         return [(f, _mean(where[f])) for f in found]
 
+    def _strip_cards(
+        self, names: list[str], spots: list[tuple[float, float]], card: float
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """Lower cards of a fan seen by their colour: a card colour that came onto the
+        pile beside the top card since the pile last lay still, in a strip no card of
+        the play accounts for, is a card of the play's value in that colour.
+
+        Only with a :class:`PileColorProbe`, and not under a wild (wilds have no
+        colour of their own to tell them by).
+        """
+        top = names[-1]
+        color = top.split("-")[0]
+        if self.pile_colors is None or not self._pile or color not in COLORS:
+            return []
+        top_xy = spots[-1]
+        patches = self.pile_colors.new_colors(
+            top_xy, self.cfg.strip_reach * card, since=self._pile_changed_t
+        )
+        have = {n.split("-")[0] for n in names}
+        value = card_value(top)
+        return [
+            (f"{p.color}-{value}", p.xy)
+            for p in patches or []
+            if p.color not in have
+            and p.area >= self.cfg.strip_area
+            # Colour over the top card itself is that card, misread: no strip.
+            and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1]) >= 0.2 * card
+        ]
+
     def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
         """Is ``face`` a card near the top of the pile, or one lying near ``xy``?
 
@@ -895,6 +953,7 @@ class Watcher:
         top.cards[:0] = [tr.name for tr in found] + [f for f, _ in fan]
         top.spots[:0] = [tr.xy for tr in found] + [xy for _, xy in fan]
         top.ids[:0] = [tr.id for tr in found]
+        self._pile_changed_t = t
         out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
         top.refused = False
         self._play_is_last = False  # amended once
@@ -1043,6 +1102,7 @@ class Watcher:
             return []
         self._pile.pop()
         self._top_seen_t = t
+        self._pile_changed_t = t
         self._below_since = None
         for tr in below_tracks:
             tr.played = True

@@ -10,7 +10,7 @@ does not exist), so that such input gets a 400 and never reaches the game or the
 Traceback (most recent call last):
 ...
 web.events.EventError: unknown event type 'jump'; expected one of: catch, challenge, \
-color, draw, end-round, flip, pass, play, round, uno, undo
+color, draw, end-round, flip, pass, play, round, undo, uno
 """
 
 from __future__ import annotations

@@ -1,0 +1,130 @@
+"""Reading a fan's lower cards by their colour, on rendered video frames."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from uno_table.replay import load_log
+from vision.calibration import TableLayout
+from vision.pile_colors import PileColors, color_map
+from vision.pipeline import TablePipeline
+from vision.source import read_video
+from vision.synth_video import OracleDetector, RenderResult, render_video
+from vision.watcher import Watcher, WatcherConfig
+
+PLAYERS = ["Ann", "Bob"]
+# A red card under a red one is the hard case: the lower card of the first fan is
+# red, like the card it is put on.
+LOG: list[dict[str, Any]] = [
+    {"type": "round", "players": PLAYERS, "dealer": "Bob"},
+    {"type": "flip", "card": "red-7"},
+    {"type": "play", "player": "Ann", "cards": ["red-4", "yellow-4"]},
+    {"type": "play", "player": "Bob", "card": "yellow-9"},
+    {"type": "play", "player": "Ann", "cards": ["yellow-skip", "blue-skip", "green-skip"]},
+    {"type": "play", "player": "Bob", "card": "green-2"},
+]
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> RenderResult:
+    out = tmp_path_factory.mktemp("fans") / "fans.mp4"
+    return render_video(LOG, out, seed=5, pass_over_prob=0.0)
+
+
+def _truth_plays(video: RenderResult) -> list[dict[str, Any]]:
+    return [e for e in load_log(str(video.path) + ".truth.jsonl") if e["type"] == "play"]
+
+
+def _colors_at_rest(video: RenderResult) -> list[list[tuple[str, float, float]]]:
+    """Per play: the new colours (name, area, distance in cards) a moment after it lands."""
+    layout = TableLayout.load(str(video.path) + ".layout.json")
+    colors = PileColors(layout)
+    plays = _truth_plays(video)
+    boxes = [row for row in OracleDetector(str(video.path) + ".boxes.jsonl").frames]
+    out: list[list[tuple[str, float, float]]] = []
+    since = 0.0
+    for frame in read_video(video.path):
+        colors.update(frame.image, frame.t)
+        if len(out) < len(plays) and frame.t >= plays[len(out)]["t"] + 0.07:
+            play = plays[len(out)]
+            top = (play.get("cards") or [play["card"]])[-1]
+            x1, y1, x2, y2 = next(b for name, _, b in boxes[frame.index] if name == top)
+            xy = ((x1 + x2) / 2, (y1 + y2) / 2)
+            patches = colors.new_colors(xy, 0.9 * layout.card_px, since=since)
+            assert patches is not None, f"the pile never lay still before {play}"
+            out.append([(p.color, p.area, math.dist(p.xy, xy) / layout.card_px) for p in patches])
+            since = frame.t
+    return out
+
+
+def test_ink_colors_are_told_from_wood_and_skin() -> None:
+    bgr = np.array(
+        [[[40, 40, 220], [30, 210, 230], [60, 160, 40], [200, 120, 20], [60, 90, 120]]],
+        np.uint8,
+    )
+    skin = np.array([[[55, 85, 135], [30, 45, 70], [189, 214, 244], [255, 255, 255]]], np.uint8)
+    assert color_map(bgr).tolist() == [[1, 2, 3, 4, 0]]
+    assert color_map(skin).tolist() == [[0, 0, 0, 0]]
+
+
+def test_a_fans_lower_cards_show_as_new_colors_beside_the_top(video: RenderResult) -> None:
+    seen = _colors_at_rest(video)
+    plays = _truth_plays(video)
+    assert len(seen) == len(plays) == 4
+    for play, patches in zip(plays, seen, strict=True):
+        cards = play.get("cards") or [play["card"]]
+        top_color = cards[-1].split("-")[0]
+        least = WatcherConfig().strip_area
+        beside = {c for c, area, dist in patches if area >= least and dist >= 0.2}
+        lower = {c.split("-")[0] for c in cards[:-1]}
+        # Every lower card's colour is seen beside the top card, and nothing else is.
+        assert beside - {top_color} == lower, (play, patches)
+
+
+def test_nothing_new_until_the_pile_has_lain_still() -> None:
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    table = np.full((240, 320, 3), (60, 90, 120), np.uint8)
+    colors.update(table, 0.0)
+    assert colors.new_colors((160, 120), 60, since=0.0) is None
+    for i in range(1, 12):
+        colors.update(table, i / 30)
+    assert colors.new_colors((160, 120), 60, since=0.0) == []
+    # A frame of another size (a camera that changed mode) is not looked at.
+    colors.update(np.zeros((10, 10, 3), np.uint8), 0.5)
+    assert colors.new_colors((160, 120), 60, since=0.3) == []
+    assert colors.new_colors((160, 120), 60, since=1.0) is None  # not still since then
+
+
+def _replay_plays(video: RenderResult, read_fan_colors: bool) -> list[dict[str, object]]:
+    layout = TableLayout.load(str(video.path) + ".layout.json")
+    # The oracle never reports a card less than half uncovered: a fan's lower cards
+    # are left to their colour.
+    oracle = OracleDetector(
+        str(video.path) + ".boxes.jsonl", min_visible=0.6, drop=0.0, mislabel=0.0
+    )
+    pipe = TablePipeline(oracle, Watcher(layout, PLAYERS), read_fan_colors=read_fan_colors)
+    events: list[dict[str, object]] = []
+    for frame in read_video(Path(video.path)):
+        oracle.seek(frame.index)
+        events += pipe.process(frame.image, frame.t).events
+    return [e for e in events if e["type"] == "play"]
+
+
+def test_the_pipeline_reports_a_fan_with_the_cards_only_its_colour_shows(
+    video: RenderResult,
+) -> None:
+    plays = _replay_plays(video, read_fan_colors=True)
+    want = [{k: v for k, v in e.items() if k != "t"} for e in _truth_plays(video)]
+    assert plays == want
+    # Without the colours, the lower cards the recogniser never boxes are lost.
+    blind = _replay_plays(video, read_fan_colors=False)
+    assert [e.get("cards", [e.get("card")])[-1] for e in blind] == [
+        (e.get("cards") or [e["card"]])[-1] for e in want
+    ]
+    assert blind != want

@@ -1,0 +1,232 @@
+"""What colours came onto the discard pile since it last lay still.
+
+Cards put down together lie in a fan: the lower ones show only a strip beside the
+top card, which the detector seldom boxes and the classifier, seeing a third of a
+card, seldom names right. Their colour is plain to see, though, and their value is
+the play's (several cards go down together only when they share one). This
+per-frame processor keeps a map of the colours on and around the discard pile as
+it last lay still; the watcher asks it, when a play comes to rest, which colours
+appeared since then beside the top card.
+
+What changed is found in the picture (in Lab, after undoing camera shake and the
+common change a lamp or a cloud makes), and only then is its colour read: a red
+card put down on a red one still changes the pixels where its white oval and its
+figure fall. Ink colours are told apart by hue; wood and skin are orange and less
+saturated, and a hand is recognised as what reaches in from the edge of the
+picture.
+
+>>> import numpy as np
+>>> from vision.calibration import TableLayout
+>>> layout = TableLayout.default(320, 240, 2)
+>>> colours = PileColors(layout)
+>>> table = np.full((240, 320, 3), (60, 90, 120), np.uint8)  # brown wood
+>>> for i in range(12):
+...     colours.update(table, i / 30)
+>>> played = table.copy()
+>>> cx, cy = (int(v) for v in layout.discard.center)
+>>> played[cy - 20 : cy + 20, cx - 30 : cx - 8] = (40, 40, 220)  # a red strip, left
+>>> played[cy - 25 : cy + 25, cx - 10 : cx + 20] = (30, 210, 230)  # the yellow top card
+>>> colours.update(played, 0.5)
+>>> [(p.color, round(p.xy[0] - cx)) for p in colours.new_colors((cx + 5, cy), 60, since=0.1)]
+[('yellow', 5), ('red', -21)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import TableLayout, Zone
+from vision.render.cards import COLORS
+
+Image = npt.NDArray[np.uint8]
+
+CARD_ASPECT = 0.64  # a card's short side over its long side
+
+# Card ink per colour: OpenCV hue (0..180) range, and the saturation and brightness
+# it has at least. Wood and skin are orange (hue 3-17); skin in shadow comes near
+# red, but is darker and duller than red ink.
+_INKS: tuple[tuple[int, int, int, int], ...] = (
+    (168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
+    (19, 35, 90, 90),  # yellow
+    (42, 88, 60, 60),  # green
+    (94, 132, 60, 60),  # blue
+)
+
+
+def color_map(image_bgr: Image) -> npt.NDArray[np.uint8]:
+    """Per pixel: 0 for no card ink, else 1 + the index of its colour in ``COLORS``.
+
+    >>> px = np.array([[[40, 40, 220], [30, 210, 230], [60, 90, 120], [255, 255, 255]]], np.uint8)
+    >>> color_map(px).tolist()
+    [[1, 2, 0, 0]]
+    """
+    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
+    h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
+    h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
+    cat = np.zeros(h.shape, np.uint8)
+    for k, (lo, hi, s_min, v_min) in enumerate(_INKS, start=1):
+        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min)] = k
+    return cat
+
+
+@dataclass(frozen=True)
+class ColorPatch:
+    """A colour that appeared: its name, its area (in card faces) and its centroid."""
+
+    color: str
+    area: float
+    xy: tuple[float, float]
+
+
+class PileColors:
+    """``update(frame, t)`` each frame; ``new_colors(...)`` when a play comes to rest.
+
+    The pile *lies still* once the picture around it has not changed for
+    ``settle_s``: a hand holding a card still for a moment does not last that long.
+    What changed since then, in the colour of card ink, is what was put down (or a
+    hand, whose skin is no ink colour). The draw pile is left out: its top card
+    moves a little with every draw.
+    """
+
+    def __init__(
+        self,
+        layout: TableLayout,
+        *,
+        scale: float = 0.5,
+        settle_s: float = 0.3,
+        changed_delta: float = 30.0,
+        changed_px: int = 12,
+    ) -> None:
+        self.layout = layout
+        self.scale = scale
+        self.settle_s = settle_s
+        self.changed_delta = changed_delta
+        self.changed_px = changed_px
+        card = layout.card_px
+        z = layout.discard
+        self.zone = Zone(
+            max(0.0, z.x1 - 0.6 * card),
+            max(0.0, z.y1 - 0.6 * card),
+            min(float(layout.width), z.x2 + 0.6 * card),
+            min(float(layout.height), z.y2 + 0.6 * card),
+        )
+        self._x0, self._y0 = int(self.zone.x1), int(self.zone.y1)
+        self._x1, self._y1 = int(self.zone.x2), int(self.zone.y2)
+        w = max(1, round((self._x1 - self._x0) * scale))
+        h = max(1, round((self._y1 - self._y0) * scale))
+        self._size = (w, h)
+        # The draw pile, in map pixels: never looked at.
+        self._keep = np.ones((h, w), bool)
+        d = layout.draw
+        dx0 = max(0, int((d.x1 - self._x0) * scale))
+        dy0 = max(0, int((d.y1 - self._y0) * scale))
+        dx1 = min(w, int((d.x2 - self._x0) * scale) + 1)
+        dy1 = min(h, int((d.y2 - self._y0) * scale) + 1)
+        if dx1 > dx0 and dy1 > dy0:
+            self._keep[dy0:dy1, dx0:dx1] = False
+        self._speck = np.ones((3, 3), np.uint8)
+        self._join = np.ones((5, 5), np.uint8)
+        self._card_area_px = card * card * CARD_ASPECT * scale * scale
+        self._run: _Look | None = None  # the picture a still run began with
+        self._run_t0 = 0.0
+        self._now: _Look | None = None
+        self._settled: _Look | None = None
+        self.settled_t = -np.inf  # when the pile last lay still
+
+    def _look(self, frame_bgr: Image) -> _Look:
+        crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
+        small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        hue = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 0], np.uint8)
+        return _Look(lab, color_map(small), hue)
+
+    def _changed(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
+        """Pixels that changed from ``before`` to ``now``, beyond camera shake and
+        lighting; specks and slivers (noise, an edge) are opened away."""
+        (dx, dy), _ = cv2.phaseCorrelate(before.lab[..., 0], now.lab[..., 0])
+        h, w = now.colors.shape
+        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        past = cv2.warpAffine(before.lab, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        diff = now.lab - past
+        # A lamp or a cloud changes every pixel alike: take the common change away.
+        diff -= np.median(diff.reshape(-1, 3), axis=0)
+        delta = np.sqrt((diff * diff).sum(axis=2))
+        changed = ((delta > self.changed_delta) & self._keep).astype(np.uint8)
+        return cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck) > 0
+
+    def update(self, frame_bgr: Image, t: float) -> None:
+        """Look at one frame. A frame of another size than the layout's is ignored."""
+        if frame_bgr.ndim != 3 or frame_bgr.shape[:2] != (self.layout.height, self.layout.width):
+            return
+        now = self._look(frame_bgr)
+        self._now = now
+        if self._run is None or int(self._changed(now, self._run).sum()) > self.changed_px:
+            self._run, self._run_t0 = now, t
+        elif t - self._run_t0 >= self.settle_s:
+            self._settled, self.settled_t = now, t
+
+    def _hand(self, changed: npt.NDArray[np.bool_], now: _Look) -> npt.NDArray[np.bool_]:
+        """Where a hand or arm lies, with a margin: changed pixels that reach the edge
+        of the picture (an arm comes in from outside it, a card on the pile does not),
+        either skin-toned ones joined up, or ones of one ink colour (skin in some
+        light looks yellow or red)."""
+        skin = changed & (now.hue >= 5) & (now.hue <= 18) & (now.colors == 0)
+        hand = _reaching_edge(self._joined(skin))
+        for k in range(1, len(COLORS) + 1):
+            hand |= _reaching_edge(self._joined(changed & (now.colors == k)))
+        return cv2.dilate(hand.astype(np.uint8), self._speck) > 0
+
+    def _joined(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """``mask`` with gaps of a pixel or two closed: a finger and its palm are one."""
+        return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, self._join) > 0
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float
+    ) -> list[ColorPatch] | None:
+        """Ink colours that appeared within ``radius`` of ``near`` since the pile last
+        lay still, largest first; ``None`` when it has not lain still since ``since``."""
+        if self._now is None or self._settled is None or self.settled_t < since:
+            return None
+        changed = self._changed(self._now, self._settled)
+        h, w = changed.shape
+        ys, xs = np.mgrid[0:h, 0:w]
+        cx = (near[0] - self._x0) * self.scale
+        cy = (near[1] - self._y0) * self.scale
+        r = radius * self.scale
+        hand = self._hand(changed, self._now)
+        changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+        patches = []
+        for k, name in enumerate(COLORS, start=1):
+            mask = changed & (self._now.colors == k) & ~hand
+            n = int(mask.sum())
+            if n == 0:
+                continue
+            my, mx = np.nonzero(mask)
+            xy = (
+                float(mx.mean()) / self.scale + self._x0,
+                float(my.mean()) / self.scale + self._y0,
+            )
+            patches.append(ColorPatch(name, n / self._card_area_px, xy))
+        return sorted(patches, key=lambda p: -p.area)
+
+
+def _reaching_edge(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The parts of ``mask`` that reach the edge of the picture."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return np.isin(labels, edge[edge > 0])
+
+
+@dataclass(frozen=True)
+class _Look:
+    """One frame around the pile: its Lab pixels and its ink colour map."""
+
+    lab: npt.NDArray[np.float32]
+    colors: npt.NDArray[np.uint8]
+    hue: npt.NDArray[np.uint8]
