@@ -33,6 +33,8 @@ picture.
 
 from __future__ import annotations
 
+import math
+from collections import deque
 from dataclasses import dataclass
 
 import cv2
@@ -100,6 +102,8 @@ class PileColors:
         settle_s: float = 0.3,
         changed_delta: float = 30.0,
         changed_px: int = 12,
+        history: int = 8,
+        recent_s: float = 3.0,
     ) -> None:
         self.layout = layout
         self.scale = scale
@@ -134,24 +138,29 @@ class PileColors:
         self._run: _Look | None = None  # the picture a still run began with
         self._run_t0 = 0.0
         self._now: _Look | None = None
-        self._settled: _Look | None = None
-        self.settled_t = -np.inf  # when the pile last lay still
+        # The pile as it last lay still in each of the last few still spells:
+        # (when, picture), the newest last; and every picture of the last seconds.
+        self._still: deque[tuple[float, _Look]] = deque(maxlen=history)
+        self._recent: deque[tuple[float, _Look]] = deque()
+        self.recent_s = recent_s
+        self._run_kept = False  # the current still spell has its entry in _still
 
     def _look(self, frame_bgr: Image) -> _Look:
         crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
         small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
         hue = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 0], np.uint8)
         return _Look(lab, color_map(small), hue)
 
     def _changed(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
         """Pixels that changed from ``before`` to ``now``, beyond camera shake and
         lighting; specks and slivers (noise, an edge) are opened away."""
-        (dx, dy), _ = cv2.phaseCorrelate(before.lab[..., 0], now.lab[..., 0])
+        now_lab, before_lab = now.lab.astype(np.float32), before.lab.astype(np.float32)
+        (dx, dy), _ = cv2.phaseCorrelate(before_lab[..., 0], now_lab[..., 0])
         h, w = now.colors.shape
         m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-        past = cv2.warpAffine(before.lab, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
-        diff = now.lab - past
+        past = cv2.warpAffine(before_lab, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        diff = now_lab - past
         # A lamp or a cloud changes every pixel alike: take the common change away.
         diff -= np.median(diff.reshape(-1, 3), axis=0)
         delta = np.sqrt((diff * diff).sum(axis=2))
@@ -164,10 +173,21 @@ class PileColors:
             return
         now = self._look(frame_bgr)
         self._now = now
+        self._recent.append((t, now))
+        while t - self._recent[0][0] > self.recent_s:
+            self._recent.popleft()
         if self._run is None or int(self._changed(now, self._run).sum()) > self.changed_px:
-            self._run, self._run_t0 = now, t
+            self._run, self._run_t0, self._run_kept = now, t, False
         elif t - self._run_t0 >= self.settle_s:
-            self._settled, self.settled_t = now, t
+            if self._run_kept:
+                self._still.pop()
+            self._still.append((t, now))
+            self._run_kept = True
+
+    @property
+    def settled_t(self) -> float:
+        """When the pile last lay still (``-inf`` before it ever did)."""
+        return self._still[-1][0] if self._still else -math.inf
 
     def _hand(self, changed: npt.NDArray[np.bool_], now: _Look) -> npt.NDArray[np.bool_]:
         """Where a hand or arm lies, with a margin: changed pixels that reach the edge
@@ -185,19 +205,36 @@ class PileColors:
         return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, self._join) > 0
 
     def new_colors(
-        self, near: tuple[float, float], radius: float, *, since: float
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
+        hands: bool = True,
     ) -> list[ColorPatch] | None:
         """Ink colours that appeared within ``radius`` of ``near`` since the pile last
-        lay still, largest first; ``None`` when it has not lain still since ``since``."""
-        if self._now is None or self._settled is None or self.settled_t < since:
+        lay still (before ``before``), largest first; ``None`` when it did not lie
+        still between ``since`` and ``before``.
+
+        With ``else_at_since``, a pile that did not lie still is compared with the
+        picture at ``since`` instead (a hand may be in it: what it hid then shows as
+        new now). ``hands=False`` keeps what looks like a hand: near the middle of a
+        card, which a hand holds by its edge, that is the card touching the hand.
+        """
+        settled = next((look for t, look in reversed(self._still) if since <= t <= before), None)
+        if settled is None and else_at_since:
+            settled = next((look for t, look in self._recent if since <= t <= before), None)
+        if self._now is None or settled is None:
             return None
-        changed = self._changed(self._now, self._settled)
+        changed = self._changed(self._now, settled)
         h, w = changed.shape
         ys, xs = np.mgrid[0:h, 0:w]
         cx = (near[0] - self._x0) * self.scale
         cy = (near[1] - self._y0) * self.scale
         r = radius * self.scale
-        hand = self._hand(changed, self._now)
+        hand = self._hand(changed, self._now) if hands else np.zeros_like(changed)
         changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
         patches = []
         for k, name in enumerate(COLORS, start=1):
@@ -227,6 +264,6 @@ def _reaching_edge(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
 class _Look:
     """One frame around the pile: its Lab pixels and its ink colour map."""
 
-    lab: npt.NDArray[np.float32]
+    lab: npt.NDArray[np.uint8]
     colors: npt.NDArray[np.uint8]
     hue: npt.NDArray[np.uint8]

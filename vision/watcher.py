@@ -159,6 +159,7 @@ class WatcherConfig:
     fan_s: float = 0.6  # how far back a play's lower cards are looked for
     landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
     strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
+    ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
 
 
@@ -167,7 +168,13 @@ class PileColorProbe(Protocol):
     :class:`vision.pile_colors.PileColors`); ``None`` when it cannot tell."""
 
     def new_colors(
-        self, near: tuple[float, float], radius: float, *, since: float
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
     ) -> list[ColorPatch] | None: ...
 
 
@@ -603,6 +610,35 @@ class Watcher:
         # heap, so how it slowed down tells nothing).
         return math.hypot(x - cx, y - cy) <= 0.6 * card
 
+    def _take_over_arrival(self, tr: _Track, t: float, card: float) -> None:
+        """A card lost just short of the pile, and a box on the heap that now reads as
+        its face: the card landed there, and that box took it up.
+
+        The detector may lose a card in its last moments of flight and box it, once
+        down, together with the heap, whose track (born on the pile) then takes its
+        face. That track takes over where the card came from.
+        """
+        for o in self._tracks:
+            if (
+                o is not tr
+                and o.was_outside_discard
+                and not o.played
+                and o.pending_since is None
+                and o.name == tr.name
+                # Lost a while (not just missed for a frame in flight), not long ago.
+                and 0.2 <= t - o.last_t <= self.cfg.lost_s
+                and len(o.sightings) >= 3
+                and o.name_share() >= 0.8
+                and max(c for _, c in o.votes) >= 0.7  # seen clearly on its way
+                and math.dist(o.xy, tr.xy) <= 1.5 * card
+                and math.dist(o.first_xy, tr.xy) > math.dist(o.xy, tr.xy)  # coming here
+            ):
+                tr.was_outside_discard = True
+                tr.first_xy = o.first_xy
+                tr.first_in_discard = o.first_in_discard
+                o.played = True  # one card: its play is the heap box's
+                return
+
     def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
@@ -678,6 +714,8 @@ class Watcher:
             x, y = tr.xy
             if not zone.contains(x, y) or not self._at_rest(tr, t, card, self.cfg.rest_s):
                 continue
+            if not tr.was_outside_discard:
+                self._take_over_arrival(tr, t, card)
             if self._is_new_card(tr, t, card):
                 tr.pending_since = t
         pending = [tr for tr in self._tracks if tr.pending_since is not None]
@@ -719,7 +757,13 @@ class Watcher:
             return []
         group = [tr for tr in self._tracks if tr.pending_since is not None]
         group += [tr for tr in waiting if len(tr.sightings) >= 3 and zone.contains(*tr.xy)]
-        return [self._commit(self._one_value(group, t), t, card)]
+        group = self._one_value(group, t)
+        if self._no_new_ink(group, t, card):
+            for tr in group:
+                tr.pending_since = None
+                tr.played = True  # a card seen where nothing was put: a misreading
+            return []
+        return [self._commit(group, t, card)]
 
     def _one_value(self, group: list[_Track], t: float) -> list[_Track]:
         """The cards of ``group`` that share the value of its best-seen card, once each.
@@ -862,6 +906,37 @@ class Watcher:
             key=lambda f: evidence[f],
         )
         return [(f, _mean(where[f])) for f in found]
+
+    def _no_new_ink(self, group: list[_Track], t: float, card: float) -> bool:
+        """Was nothing of the play's colour put down where it lies?
+
+        A card put on the pile brings its ink with it: where the recogniser sees a
+        new card but the picture shows no new ink of its colour in the middle of it
+        since the pile last lay still before the card came, it misread the heap (or
+        the table). Wilds bring ink of any colour. Without a probe, or a picture
+        from before the card, nothing is ruled out.
+        """
+        if self.pile_colors is None or not group:
+            return False
+        top = max(group, key=lambda tr: self._seen(tr, t))
+        # Before the card could have lain still in a picture of its own; for the first
+        # card, before it was first seen (it may have lain there since the start).
+        before = t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
+        if not self._pile:
+            before = min(before, min(tr.first_t for tr in group))
+        patches = self.pile_colors.new_colors(
+            top.xy,
+            0.35 * card,  # its middle, where the hand holding it is not
+            since=self._pile_changed_t,
+            before=before,
+            else_at_since=bool(self._pile),  # the picture when the last play came
+            hands=False,
+        )
+        if patches is None:
+            return False
+        color = top.name.split("-")[0]
+        ink = sum(p.area for p in patches if p.color == color or color not in COLORS)
+        return ink < self.cfg.ink_area
 
     def _strip_cards(
         self, names: list[str], spots: list[tuple[float, float]], card: float

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from vision.calibration import TableLayout
 from vision.detections import Detections
+from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -647,3 +648,88 @@ def test_reseating_checks_the_seats_against_the_players() -> None:
         w.seat_players(["Eve", "Eve", "Gus"], LAYOUT.for_players(["a", "b", "c"]))
     w.seat_players(["Eve", "Fay", "Gus"], LAYOUT.for_players(["Eve", "Fay", "Gus"]))
     assert w.players == ["Eve", "Fay", "Gus"] and len(w.layout.seats) == 3
+
+
+class PictureSays:
+    """A stand-in for :class:`vision.pile_colors.PileColors`: the new ink a test says
+    the picture shows, in the middle of a card (``middle``) and around it (``around``).
+    ``None`` is a pile that never lay still."""
+
+    def __init__(
+        self,
+        middle: list[ColorPatch] | None,
+        around: list[ColorPatch] | None = None,
+    ) -> None:
+        self.middle = middle
+        self.around = around
+
+    def new_colors(
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
+        hands: bool = True,
+    ) -> list[ColorPatch] | None:
+        # The watcher asks about a card's middle with hands left in, and about a fan's
+        # strips with hands taken out.
+        return self.middle if not hands else self.around
+
+
+def ink(color: str, area: float, dx: float = 0.0) -> ColorPatch:
+    return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))
+
+
+def fan_play(picture: PictureSays) -> list[dict[str, object]]:
+    """Ann puts a yellow 4 on the yellow 9; the recogniser sees only the yellow 4."""
+    table = started("yellow-9")
+    table.bring(["yellow-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
+def test_a_fan_s_lower_card_is_read_by_the_colour_beside_the_top_card() -> None:
+    yellow = [ink("yellow", 0.4)]
+    red_strip = ink("red", 0.2, dx=-35)
+    assert fan_play(PictureSays(yellow, [*yellow, red_strip])) == [
+        {"type": "play", "cards": ["red-4", "yellow-4"], "player": "Ann"}
+    ]
+    # Two strips: the one farther from the top card lies lower.
+    green_strip = ink("green", 0.15, dx=-60)
+    assert fan_play(PictureSays(yellow, [*yellow, red_strip, green_strip])) == [
+        {"type": "play", "cards": ["green-4", "red-4", "yellow-4"], "player": "Ann"}
+    ]
+    single = [{"type": "play", "card": "yellow-4", "player": "Ann"}]
+    # A speck of colour, or colour over the top card itself (it was misread), is no card.
+    assert fan_play(PictureSays(yellow, [*yellow, ink("red", 0.03, dx=-35)])) == single
+    assert fan_play(PictureSays(yellow, [*yellow, ink("red", 0.3, dx=5)])) == single
+    # A pile that never lay still tells nothing.
+    assert fan_play(PictureSays(None, None)) == single
+
+
+def test_a_card_seen_where_no_ink_of_its_colour_came_is_no_play() -> None:
+    # The recogniser sees a yellow 4 come to rest, but the picture shows no new
+    # yellow there: it misread the heap.
+    assert fan_play(PictureSays([])) == []
+    assert fan_play(PictureSays([ink("red", 0.3)])) == []
+    # New ink of its colour, or no still picture to compare with: a play.
+    single = [{"type": "play", "card": "yellow-4", "player": "Ann"}]
+    assert fan_play(PictureSays([ink("yellow", 0.02)])) == single
+    assert fan_play(PictureSays(None)) == single
+
+
+def test_a_heap_box_that_takes_up_a_card_lost_just_short_of_the_pile_plays_it() -> None:
+    # The card is lost in its last moments of flight; once down, the recogniser boxes
+    # it together with the heap, whose box (born on the pile, misread) then reads it.
+    table = started("blue-5")
+    heap = (CENTER[0] + 8, CENTER[1] + 6)
+    start = len(table.frames)
+    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    for frame in table.frames[start:]:
+        frame.append(det("blue-3", *heap, conf=0.5))
+    drop_card(table, "blue-7", 7)  # lost most of a card's length short of the pile
+    table.pile[-1] = [("blue-7", *heap)]
+    table.still(20)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
