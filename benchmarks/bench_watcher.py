@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--videos", type=int, default=6, help="videos for the oracle figures")
     ap.add_argument("--turns", type=int, default=40, help="plays and draws per video")
-    ap.add_argument("--model-videos", type=int, default=2, help="videos for the model figures")
+    ap.add_argument("--model-videos", type=int, default=6, help="videos for the model figures")
     ap.add_argument("--no-model", action="store_true", help="skip the trained recogniser")
     ap.add_argument(
         "--model-only",

@@ -818,7 +818,7 @@ class Watcher:
         for face, xy in self._fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
-        for face, xy in self._strip_cards(names, spots, card):
+        for face, xy in self._strip_cards(names, spots, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
         if len(names) > 2:
@@ -907,6 +907,12 @@ class Watcher:
         )
         return [(f, _mean(where[f])) for f in found]
 
+    def _before_it_came(self, t: float) -> float:
+        """The latest time a still picture can be from without showing a play made
+        now: a card resting here lies still for ``rest_s`` before it is played, or
+        ``quiet_play_rest_s`` when it was not seen coming."""
+        return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
+
     def _no_new_ink(self, group: list[_Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?
 
@@ -919,9 +925,8 @@ class Watcher:
         if self.pile_colors is None or not group:
             return False
         top = max(group, key=lambda tr: self._seen(tr, t))
-        # Before the card could have lain still in a picture of its own; for the first
-        # card, before it was first seen (it may have lain there since the start).
-        before = t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
+        # For the first card, before it was first seen (it may lie there from the start).
+        before = self._before_it_came(t)
         if not self._pile:
             before = min(before, min(tr.first_t for tr in group))
         patches = self.pile_colors.new_colors(
@@ -939,7 +944,7 @@ class Watcher:
         return ink < self.cfg.ink_area
 
     def _strip_cards(
-        self, names: list[str], spots: list[tuple[float, float]], card: float
+        self, names: list[str], spots: list[tuple[float, float]], t: float, card: float
     ) -> list[tuple[str, tuple[float, float]]]:
         """Lower cards of a fan seen by their colour: a card colour that came onto the
         pile beside the top card since the pile last lay still, in a strip no card of
@@ -954,7 +959,10 @@ class Watcher:
             return []
         top_xy = spots[-1]
         patches = self.pile_colors.new_colors(
-            top_xy, self.cfg.strip_reach * card, since=self._pile_changed_t
+            top_xy,
+            self.cfg.strip_reach * card,
+            since=self._pile_changed_t,
+            before=self._before_it_came(t),
         )
         have = {n.split("-")[0] for n in names}
         value = card_value(top)

@@ -662,6 +662,7 @@ class PictureSays:
     ) -> None:
         self.middle = middle
         self.around = around
+        self.befores: list[float] = []  # the ``before`` of each question
 
     def new_colors(
         self,
@@ -675,6 +676,7 @@ class PictureSays:
     ) -> list[ColorPatch] | None:
         # The watcher asks about a card's middle with hands left in, and about a fan's
         # strips with hands taken out.
+        self.befores.append(before)
         return self.middle if not hands else self.around
 
 
@@ -707,6 +709,19 @@ def test_a_fan_s_lower_card_is_read_by_the_colour_beside_the_top_card() -> None:
     assert fan_play(PictureSays(yellow, [*yellow, ink("red", 0.3, dx=5)])) == single
     # A pile that never lay still tells nothing.
     assert fan_play(PictureSays(None, None)) == single
+
+
+def test_the_picture_asked_about_is_from_before_the_cards_came() -> None:
+    # A still picture taken once the cards lay there would show no new colour.
+    table = started("yellow-9")
+    table.bring(["yellow-4"], SEAT_EDGE["Ann"])
+    landed = (len(table.frames) - 1) / FPS
+    table.still(20)
+    picture = PictureSays([ink("yellow", 0.4)], [ink("yellow", 0.4)])
+    events = feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture))
+    assert [e["type"] for _, e in events] == ["flip", "play"]
+    asked_for_play = picture.befores[1:]
+    assert asked_for_play and all(b < landed for b in asked_for_play)
 
 
 def test_a_card_seen_where_no_ink_of_its_colour_came_is_no_play() -> None:
