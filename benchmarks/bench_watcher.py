@@ -5,7 +5,7 @@
 Renders (once, into the git-ignored .cache/bench-watcher/) legal games from the
 tracker's simulator with 3 to 5 players, acted out at 640x480, 30 frames/s, with
 hands, retractions, hands passing over the piles, noise, lighting changes and
-shake. Seeds 101.. are used here only; the watcher was tuned on seeds 1-11.
+shake. Seeds 101.. are used here only; the watcher was tuned on seeds 1-19.
 
 Figures, each video replayed through source -> recogniser -> watcher -> tracker:
 
@@ -18,7 +18,8 @@ Figures, each video replayed through source -> recogniser -> watcher -> tracker:
   far behind the newest frame the pipeline runs (lag); once as is, once with the
   oracle slowed to 80 ms a frame (a recogniser slower than the camera);
 * model: the trained recogniser (vision.detector.CardRecognizer) instead of the
-  oracle, every frame and in real time, when a model is committed.
+  oracle, every frame on all the videos and in real time on the first, when a model
+  is committed.
 
 Prints the figures and writes them to docs/watcher-bench.json.
 """
