@@ -160,6 +160,7 @@ class WatcherConfig:
     landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
     strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
+    lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
 
 
@@ -818,7 +819,20 @@ class Watcher:
         for face, xy in self._fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
-        for face, xy in self._strip_cards(names, spots, t, card):
+        strips, inks = self._strip_cards(names, spots, t, card)
+        if inks is not None:
+            # A lower card read from the boxes whose colour came nowhere beside the
+            # top card is a misreading (of the heap under it).
+            top_color = names[-1].split("-")[0]
+            keep = [
+                i
+                for i, n in enumerate(names[:-1])
+                if n.split("-")[0] in (top_color, "wild")
+                or inks.get(n.split("-")[0], 0.0) >= self.cfg.lower_ink_area
+            ]
+            names[:-1] = [names[i] for i in keep]
+            spots[:-1] = [spots[i] for i in keep]
+        for face, xy in strips:
             names.insert(0, face)
             spots.insert(0, xy)
         if len(names) > 2:
@@ -945,18 +959,19 @@ class Watcher:
 
     def _strip_cards(
         self, names: list[str], spots: list[tuple[float, float]], t: float, card: float
-    ) -> list[tuple[str, tuple[float, float]]]:
+    ) -> tuple[list[tuple[str, tuple[float, float]]], dict[str, float] | None]:
         """Lower cards of a fan seen by their colour: a card colour that came onto the
         pile beside the top card since the pile last lay still, in a strip no card of
         the play accounts for, is a card of the play's value in that colour.
 
-        Only with a :class:`PileColorProbe`, and not under a wild (wilds have no
-        colour of their own to tell them by).
+        Also gives the area of each new colour there (``None`` when the picture
+        cannot tell). Only with a :class:`PileColorProbe`, and not under a wild
+        (wilds have no colour of their own to tell them by).
         """
         top = names[-1]
         color = top.split("-")[0]
         if self.pile_colors is None or not self._pile or color not in COLORS:
-            return []
+            return [], None
         top_xy = spots[-1]
         patches = self.pile_colors.new_colors(
             top_xy,
@@ -964,16 +979,19 @@ class Watcher:
             since=self._pile_changed_t,
             before=self._before_it_came(t),
         )
+        if patches is None:
+            return [], None
         have = {n.split("-")[0] for n in names}
         value = card_value(top)
-        return [
+        strips = [
             (f"{p.color}-{value}", p.xy)
-            for p in patches or []
+            for p in patches
             if p.color not in have
             and p.area >= self.cfg.strip_area
             # Colour over the top card itself is that card, misread: no strip.
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1]) >= 0.2 * card
         ]
+        return strips, {p.color: p.area for p in patches}
 
     def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
         """Is ``face`` a card near the top of the pile, or one lying near ``xy``?

@@ -748,3 +748,30 @@ def test_a_heap_box_that_takes_up_a_card_lost_just_short_of_the_pile_plays_it() 
     table.pile[-1] = [("blue-7", *heap)]
     table.still(20)
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
+
+
+def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
+    def two_cards(picture: PictureSays) -> list[dict[str, object]]:
+        table = started("blue-5")
+        start = len(table.frames)
+        table.bring(["red-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
+        table.still(20)
+        for frame in table.frames[start:]:  # the red 5, half under the green, is seen worse
+            frame[:] = [
+                det(n, *box_center(b), 0.6) if n == "red-5" else (n, c, b) for n, c, b in frame
+            ]
+        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+    middle = [ink("green", 0.4), ink("red", 0.1), ink("blue", 0.3)]  # blue: the flip
+    green = [ink("green", 0.4)]
+    # Red came beside the green 5: both cards.
+    both = two_cards(PictureSays(middle, [*green, ink("red", 0.2, dx=-26)]))
+    assert both == [{"type": "play", "cards": ["red-5", "green-5"], "player": "Cy"}]
+    # No red came anywhere: the red 5 the boxes showed was the heap, misread.
+    assert two_cards(PictureSays(middle, green)) == [
+        {"type": "play", "card": "green-5", "player": "Cy"}
+    ]
+
+
+def box_center(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
