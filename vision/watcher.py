@@ -27,6 +27,11 @@ How it decides, in short:
   value showing from under the last play within ``amend_s`` amends it: ``undo``,
   then the play with it. A card seen clearly all the way in and lost from sight as
   it reaches the pile has landed there.
+* With a :class:`PileColorProbe` (the pipeline lends it
+  :class:`vision.pile_colors.PileColors`), the picture has its say: a card colour
+  that came onto the pile beside a play's top card is a lower card of the fan, of
+  the play's value; a lower card read from boxes whose colour came nowhere there is
+  the heap misread; and a card seen where no ink of its colour came is no play.
 
 >>> from vision.calibration import TableLayout
 >>> from vision.detections import Detections
@@ -176,6 +181,7 @@ class PileColorProbe(Protocol):
         since: float,
         before: float = math.inf,
         else_at_since: bool = False,
+        hands: bool = True,
     ) -> list[ColorPatch] | None: ...
 
 
