@@ -168,3 +168,34 @@ def test_real_time_replay_keeps_the_camera_pace(tmp_path: Path) -> None:
     m = score(res.records, truth)
     assert m["play"]["recall"] == 1.0 and m["play"]["precision"] == 1.0
     assert all("t_emit" in r for r in res.records[1:] if r.get("source") is None)
+
+
+def test_a_take_back_after_a_ruling_is_held_back_not_undone(tmp_path: Path) -> None:
+    """Ann's wild has its colour named by the referee, then the wild is taken back:
+    an ``undo`` would take back the ruling, so the replay records it as held back."""
+    from uno_table.replay import load_log, replay_video
+    from vision.calibration import TableLayout
+    from vision.synth_video import OracleDetector, render_video
+
+    log = [
+        {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
+        {"type": "flip", "card": "red-7"},
+        {"type": "play", "player": "Ann", "card": "wild"},
+        {"type": "color", "color": "blue"},
+        {"type": "undo"},
+    ]
+    video = render_video(log, tmp_path / "takeback.mp4", seed=4, pass_over_prob=0.0).path
+    truth = load_log(str(video) + ".truth.jsonl")
+    res = replay_video(
+        video,
+        players=["Ann", "Bob"],
+        layout=TableLayout.load(str(video) + ".layout.json"),
+        recognizer=OracleDetector(str(video) + ".boxes.jsonl", drop=0.0, mislabel=0.0),
+        round_event=truth[0],
+        referee=truth,
+    )
+    applied = [r["event"] for r in res.records if r.get("verdict") and r["verdict"]["ok"]]
+    assert [e["type"] for e in applied] == ["round", "flip", "play", "color"]
+    held = [r for r in res.records if r.get("held_back")]
+    assert len(held) == 1 and held[0]["event"] == {"type": "undo"}
+    assert held[0]["applied"] is False and held[0]["t"] > truth[-1]["t"]
