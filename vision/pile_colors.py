@@ -66,7 +66,10 @@ def color_map(image_bgr: Image) -> npt.NDArray[np.uint8]:
     >>> color_map(px).tolist()
     [[1, 2, 0, 0]]
     """
-    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
+    return _color_map_of_hsv(np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV), np.uint8))
+
+
+def _color_map_of_hsv(hsv: Image) -> npt.NDArray[np.uint8]:
     h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
     h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
     cat = np.zeros(h.shape, np.uint8)
@@ -149,8 +152,8 @@ class PileColors:
         crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
         small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
         lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
-        hue = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 0], np.uint8)
-        return _Look(lab, color_map(small), hue)
+        hsv: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
+        return _Look(lab, _color_map_of_hsv(hsv), hsv[..., 0].copy())
 
     def _changed(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
         """Pixels that changed from ``before`` to ``now``, beyond camera shake and
@@ -183,11 +186,6 @@ class PileColors:
                 self._still.pop()
             self._still.append((t, now))
             self._run_kept = True
-
-    @property
-    def settled_t(self) -> float:
-        """When the pile last lay still (``-inf`` before it ever did)."""
-        return self._still[-1][0] if self._still else -math.inf
 
     def _hand(self, changed: npt.NDArray[np.bool_], now: _Look) -> npt.NDArray[np.bool_]:
         """Where a hand or arm lies, with a margin: changed pixels that reach the edge
