@@ -72,6 +72,16 @@ def card_value(name: str) -> str:
     return value if color in COLORS else name
 
 
+def card_color(name: str) -> str:
+    """A card's colour, or its whole name for a card without one (a wild, a back).
+
+    >>> card_color("red-7"), card_color("wild-draw4")
+    ('red', 'wild-draw4')
+    """
+    color = name.partition("-")[0]
+    return color if color in COLORS else name
+
+
 def _mean(points: list[tuple[float, float]]) -> tuple[float, float]:
     return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
 
@@ -829,12 +839,13 @@ class Watcher:
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
-            top_color = names[-1].split("-")[0]
+            top_color = card_color(names[-1])
             keep = [
                 i
                 for i, n in enumerate(names[:-1])
-                if n.split("-")[0] in (top_color, "wild")
-                or inks.get(n.split("-")[0], 0.0) >= self.cfg.lower_ink_area
+                if card_color(n) == top_color
+                or card_color(n) not in COLORS
+                or inks.get(card_color(n), 0.0) >= self.cfg.lower_ink_area
             ]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
@@ -959,7 +970,7 @@ class Watcher:
         )
         if patches is None:
             return False
-        color = top.name.split("-")[0]
+        color = card_color(top.name)
         ink = sum(p.area for p in patches if p.color == color or color not in COLORS)
         return ink < self.cfg.ink_area
 
@@ -975,7 +986,7 @@ class Watcher:
         (wilds have no colour of their own to tell them by).
         """
         top = names[-1]
-        color = top.split("-")[0]
+        color = card_color(top)
         if self.pile_colors is None or not self._pile or color not in COLORS:
             return [], None
         top_xy = spots[-1]
@@ -987,7 +998,7 @@ class Watcher:
         )
         if patches is None:
             return [], None
-        have = {n.split("-")[0] for n in names}
+        have = {card_color(n) for n in names}
         value = card_value(top)
         strips = [
             (f"{p.color}-{value}", p.xy)
