@@ -177,6 +177,7 @@ class WatcherConfig:
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+    twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
 
 
 class PileColorProbe(Protocol):
@@ -864,9 +865,17 @@ class Watcher:
         for tr in group:
             tr.played = True
             tr.pending_since = None
+        value, top_xy = card_value(names[-1]), spots[-1]
         for tr in self._tracks:
-            if not tr.played and any(
-                self._same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
+            if tr.played:
+                continue
+            if any(self._same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)) or (
+                # Another value boxed where the top card lies, seen with it: two cards
+                # cannot both show there, and cards put down together share a value.
+                tr.name != BACK
+                and tr.last_t >= t - 0.1
+                and card_value(tr.name) != value
+                and math.dist(tr.xy, top_xy) <= self.cfg.twin_box * card
             ):
                 tr.played = True  # the same card boxed twice
                 tr.pending_since = None

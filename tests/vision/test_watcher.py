@@ -560,6 +560,21 @@ def test_one_card_boxed_twice_as_it_lands_is_one_card() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
 
 
+def test_a_second_box_of_another_value_on_a_card_just_played_is_no_play() -> None:
+    # The card is boxed twice all the way in; the second box reads as other values,
+    # unsure which, and settles on one only after the card was played. Both show at
+    # once where only one card can: it is that card, not one put on it.
+    table = started("green-4")
+    table.bring(["green-0"], SEAT_EDGE["Bob"])
+    start = len(table.frames) - 15
+    for i, frame in enumerate(table.frames[start:]):
+        _, _, (x0, y0, _, _) = frame[-1]
+        face = ("green-skip", "green-8", "green-6")[i % 3]
+        frame.append(det(face, x0 + 25 + 5, y0 + 38 - 6, 0.5))
+    table.still(30, extra=[det("green-skip", CENTER[0] + 5, CENTER[1] - 6, 0.8)])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Bob"}]
+
+
 def test_a_second_box_that_takes_over_a_landing_card_keeps_its_seat() -> None:
     # Boxed twice as it lands, then only the second box is seen: still one play,
     # by the player it came from.
