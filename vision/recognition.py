@@ -251,6 +251,34 @@ class CardFinder:
         return corners.astype(np.float32), conf[idx].astype(np.float32), cls_id[idx]
 
 
+#: Share of a card's middle that must show green and blue ink for a "back" to be a wild.
+WILD_INK = 0.02
+WILDS = ("wild", "wild-draw4")
+
+
+def shows_wild_inks(crop: Image) -> bool:
+    """Whether an upright card crop (BGR) shows a wild's face rather than a back.
+
+    Both are black cards with an oval in the middle, and the detector may take a
+    wild for a face-down card. A back's oval is red with yellow letters; a wild's
+    holds all four colours: green and blue ink in the middle of the card tell them
+    apart, whatever the table around it.
+
+    >>> from vision.render.cards import render_card
+    >>> [shows_wild_inks(cv2.resize(render_card(c, width=64)[..., :3], (64, 64)))
+    ...  for c in ("back", "wild", "wild-draw4")]
+    [False, True, True]
+    """
+    n, m = crop.shape[:2]
+    middle = crop[n // 4 : 3 * n // 4, m // 4 : 3 * m // 4]
+    hsv = cv2.cvtColor(np.ascontiguousarray(middle), cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0]
+    inked = (hsv[..., 1] > 90) & (hsv[..., 2] > 70)
+    green = float((inked & (hue >= 40) & (hue <= 85)).mean())
+    blue = float((inked & (hue >= 95) & (hue <= 130)).mean())
+    return min(green, blue) >= WILD_INK
+
+
 def _card_shaped(quad: F32) -> bool:
     """Whether a box has a card's proportions (2:3, with room for a tilted camera)."""
     w = float(np.linalg.norm(quad[1] - quad[0]))
@@ -412,6 +440,34 @@ class CardRecognizer:
             probs = (1 - cal.weight) * probs + cal.weight * calib_probs
         return probs.astype(np.float32), emb
 
+    def _read_wilds_taken_for_backs(
+        self,
+        frame_bgr: Image,
+        corners: F32,
+        backs: npt.NDArray[np.intp],
+        conf: F32,
+        names: list[str],
+        scores: F32,
+        candidates: list[Candidates],
+    ) -> None:
+        """Name the boxes found as backs that show a wild's inks (see
+        :func:`shows_wild_inks`) as the likelier of the two wilds, in place."""
+        crops = self.crops(frame_bgr, corners[backs])
+        wild = [j for j in range(len(backs)) if shows_wild_inks(crops[j])]
+        if not wild:
+            return
+        probs, _ = self.classify_crops(crops[wild])
+        cols = [self.face_names.index(w) for w in WILDS]
+        for j, p in zip(wild, probs[:, cols], strict=True):
+            share = p / max(float(p.sum()), 1e-6)
+            i = int(backs[j])
+            best = int(share.argmax())
+            names[i] = WILDS[best]
+            scores[i] = conf[i] * float(share[best])
+            candidates[i] = tuple(
+                (WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share)
+            )
+
     def detect(self, frame_bgr: Image) -> Detections:
         """Every card in a BGR frame: canonical names (``back`` when face down)."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
@@ -439,6 +495,11 @@ class CardRecognizer:
         scores = conf.copy()
         candidates: list[Candidates] = [()] * n
         faces = np.nonzero(cls_id == 0)[0]
+        backs = np.nonzero(cls_id == 1)[0]
+        if len(backs):
+            self._read_wilds_taken_for_backs(
+                frame_bgr, corners, backs, conf, names, scores, candidates
+            )
         if len(faces):
             probs, _ = self.classify_crops(self.crops(frame_bgr, corners[faces]))
             ranked = np.argsort(-probs, axis=1)[:, : self.n_candidates]

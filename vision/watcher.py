@@ -177,6 +177,7 @@ class WatcherConfig:
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+    wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
     twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
 
 
@@ -329,6 +330,9 @@ class Watcher:
         self._below_since: float | None = None
         self._play_is_last = False  # the watcher's last event is a play it may amend
         self._pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
+        # Backs carried from a seat onto the discard pile, kept a while after they are
+        # lost: to the detector a wild's black face may look like a card's back.
+        self._backs_landed: deque[_Track] = deque(maxlen=8)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -336,6 +340,7 @@ class Watcher:
     def reset(self) -> None:
         """A new round: the discard pile starts empty (its first card is a ``flip``)."""
         self._pile.clear()
+        self._backs_landed.clear()
         for tr in self._tracks:
             tr.played = True  # cards lying around from the last round are not plays
             tr.pending_since = None
@@ -400,11 +405,13 @@ class Watcher:
         if retraction:
             self._play_is_last = False
         events += retraction
-        self._tracks = [
-            tr
-            for tr in self._tracks
-            if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None
-        ]
+        kept: list[_Track] = []
+        for tr in self._tracks:
+            if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None:
+                kept.append(tr)
+            elif self._back_landed(tr, card):
+                self._backs_landed.append(tr)
+        self._tracks = kept
         return events
 
     # ------------------------------------------------------------------ tracking
@@ -628,6 +635,20 @@ class Watcher:
         # heap, so how it slowed down tells nothing).
         return math.hypot(x - cx, y - cy) <= 0.6 * card
 
+    def _back_landed(self, tr: _Track, card: float) -> bool:
+        """A back carried in from a seat (not from the draw pile) that came down on the
+        discard pile: cards are played face up, so it is a card the detector took
+        for a back."""
+        return (
+            tr.name == BACK
+            and not tr.played
+            and tr.was_outside_discard
+            and not tr.first_in_draw
+            and len(tr.sightings) >= 3
+            and self.layout.discard.contains(*tr.xy)
+            and math.dist(tr.first_xy, tr.xy) >= 1.5 * card
+        )
+
     def _take_over_arrival(self, tr: _Track, t: float, card: float) -> None:
         """A card lost just short of the pile, and a box on the heap that now reads as
         its face: the card landed there, and that box took it up.
@@ -655,6 +676,24 @@ class Watcher:
                 tr.first_xy = o.first_xy
                 tr.first_in_discard = o.first_in_discard
                 o.played = True  # one card: its play is the heap box's
+                return
+        if card_color(tr.name) in COLORS:
+            return
+        # A wild's black face may look like a back to the detector all the way in,
+        # and be read as a wild only once down, in a box of its own: it is that card.
+        for o in [*self._tracks, *self._backs_landed]:
+            if (
+                o is not tr
+                and t - o.last_t <= self.cfg.wild_as_back_s
+                and self._back_landed(o, card)
+                # Brought after the last play (not a second box of that play's card).
+                and o.first_t > (self._pile[-1].t if self._pile else -math.inf)
+                and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
+            ):
+                tr.was_outside_discard = True
+                tr.first_xy = o.first_xy
+                tr.first_in_discard = o.first_in_discard
+                o.played = True
                 return
 
     def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
@@ -806,12 +845,24 @@ class Watcher:
                 face = alt[0]
             # One card boxed twice (alone, and with the heap under it) counts once; a
             # card lost as it landed was last seen short of where it lies.
-            if not any(
-                self._same_card(k, face, tr.xy, 1.0 if min(k.last_t, tr.last_t) < t else None)
-                for k in keep
-            ):
+            twin = next(
+                (
+                    k
+                    for k in keep
+                    if self._same_card(
+                        k, face, tr.xy, 1.0 if min(k.last_t, tr.last_t) < t else None
+                    )
+                ),
+                None,
+            )
+            if twin is None:
                 tr.read_as = face
                 keep.append(tr)
+            elif tr.was_outside_discard and not twin.was_outside_discard:
+                # One card, boxed twice: it came from where either box came from.
+                twin.was_outside_discard = True
+                twin.first_xy = tr.first_xy
+                twin.first_in_discard = tr.first_in_discard
         for tr in group:
             if tr not in keep:
                 tr.pending_since = None

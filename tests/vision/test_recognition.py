@@ -232,3 +232,33 @@ def test_a_margin_is_tried_when_nothing_card_shaped_is_found() -> None:
     assert not _needs_margin(np.stack([box(60, 64)]), np.array([face]), shape)
     # A card-shaped back does not make a face box card-shaped.
     assert _needs_margin(np.stack([box(400, 420), box(100, 150)]), np.array([face, back]), shape)
+
+
+def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
+    rec: CardRecognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both are black cards with an oval: the detector may call a wild face down.
+    # The wild's four inks tell it from a back, and the classifier which wild it is.
+    from vision.render.cards import render_card
+    from vision.render.table import render_table
+
+    image = render_table(480, 640, np.random.default_rng(3), "felt")
+    places = {"back": (40, 150), "wild": (250, 150), "wild-draw4": (460, 150)}
+    for name, (x, y) in places.items():
+        face = render_card(name, width=120)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        patch = image[y : y + face.shape[0], x : x + 120]
+        patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    found = rec.find_cards
+
+    def all_backs(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        corners, conf, cls = found(frame)
+        return corners, conf, np.ones_like(cls)
+
+    monkeypatch.setattr(rec, "find_cards", all_backs)
+    dets = list(rec.detect(image))
+    read = {}
+    for name, (x, y) in places.items():
+        match = [d.card for d in dets if _iou(d.box, (x, y, x + 120, y + 180)) > 0.5]
+        read[name] = match[0] if match else None
+    assert read == {"back": "back", "wild": "wild", "wild-draw4": "wild-draw4"}

@@ -575,6 +575,28 @@ def test_a_second_box_of_another_value_on_a_card_just_played_is_no_play() -> Non
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Bob"}]
 
 
+def test_a_wild_taken_for_a_back_on_its_way_is_played_from_its_seat() -> None:
+    # A wild's black face looks like a back to the detector: it comes in from Bob's
+    # seat as a back, lies a moment, and is read as a wild only once down.
+    table = started("blue-5")
+    table.bring(["back"], SEAT_EDGE["Bob"])
+    table.still(4)
+    table.pile[-1] = [("wild", CENTER[0] + 3, CENTER[1] - 2)]
+    table.still(30)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "wild", "player": "Bob"}]
+
+
+def test_a_back_from_the_draw_pile_is_no_wild_s_way_in() -> None:
+    # Only a card coming from a seat can be a wild taken for a back: this one came
+    # from the draw pile, and the wild is seen only once down, from no seat.
+    table = started("blue-5")
+    table.bring(["back"], DRAW)
+    table.still(4)
+    table.pile[-1] = [("wild", CENTER[0] + 3, CENTER[1] - 2)]
+    table.still(30)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "wild"}]
+
+
 def test_a_second_box_that_takes_over_a_landing_card_keeps_its_seat() -> None:
     # Boxed twice as it lands, then only the second box is seen: still one play,
     # by the player it came from.
