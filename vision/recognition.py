@@ -464,9 +464,7 @@ class CardRecognizer:
             best = int(share.argmax())
             names[i] = WILDS[best]
             scores[i] = conf[i] * float(share[best])
-            candidates[i] = tuple(
-                (WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share)
-            )
+            candidates[i] = tuple((WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share))
 
     def detect(self, frame_bgr: Image) -> Detections:
         """Every card in a BGR frame: canonical names (``back`` when face down)."""
