@@ -178,6 +178,7 @@ class WatcherConfig:
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
+    clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
     twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
 
 
@@ -702,6 +703,12 @@ class Watcher:
         if name == BACK or tr.name_share() < 0.5:
             return False  # a back, or no clear face yet (a string of misreadings)
         arrived = tr.was_outside_discard or tr.max_travel >= 0.5 * card
+        if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
+            self.cfg.clear_look
+        ):
+            # A card just put down lies on top, uncovered: it is seen clearly at least
+            # once. A face that came up only in unsure looks at the heap is a guess.
+            return False
         if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, t - 0.1):
             # Moved about on the pile only, and a pile card is seen where it lies: two
             # whole cards cannot lie in one place, it is that card misread.

@@ -406,6 +406,16 @@ def test_card_never_seen_arriving_still_counts_after_a_longer_rest() -> None:
     assert events[1]["type"] == "play"
 
 
+@pytest.mark.parametrize("conf, plays", [(0.45, 0), (0.9, 1)])
+def test_a_card_never_seen_arriving_needs_one_clear_look(conf: float, plays: int) -> None:
+    # A card just put down lies on top, uncovered: the recogniser sees it clearly at
+    # least once. A face never seen coming, and only ever read unsurely, is a guess
+    # at the heap.
+    table = started("blue-5")
+    table.still(20, extra=[det("red-3", CENTER[0] + 42, CENTER[1] + 6, conf)])
+    assert len(kinds(feed(table))[1:]) == plays
+
+
 def test_top_card_read_in_turns_as_another_face_is_no_play() -> None:
     # A card boxed with the heap under it reads as anything: here every third
     # frame names another face, at the same place, for two seconds.
