@@ -838,7 +838,8 @@ class Watcher:
         """
         if len(group) < 2:
             return group
-        by_sight = sorted(group, key=lambda tr: -self._seen(tr, t))
+        # A card seen coming in is a card; one first seen on the heap may be the heap.
+        by_sight = sorted(group, key=lambda tr: (not tr.was_outside_discard, -self._seen(tr, t)))
         value = card_value(by_sight[0].name)
         keep: list[_Track] = []
         for tr in by_sight:

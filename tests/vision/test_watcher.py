@@ -464,6 +464,18 @@ def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
 
 
+def test_a_card_seen_coming_outweighs_a_face_of_another_value_first_seen_on_the_heap() -> None:
+    # A box of the heap beside a card just put down reads, surely, as another value.
+    # The card seen coming in is the play; the heap box is no part of it.
+    table = started("blue-5")
+    table.bring(["wild"], SEAT_EDGE["Bob"])
+    heap = det("blue-9", CENTER[0] - 10, CENTER[1] + 4, 0.95)
+    for frame in table.frames[-4:]:
+        frame.append(heap)
+    table.still(20, extra=[heap])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "wild", "player": "Bob"}]
+
+
 def test_a_lower_card_of_a_fan_read_as_another_face_is_read_by_the_play_s_value() -> None:
     # The lower card of a fan, half covered, reads as a red 2 first; the classifier's
     # second choice, of the play's value, is the card.
