@@ -266,6 +266,12 @@ class _Track:
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
 
+    def came_as(self, other: _Track) -> None:
+        """Take over where ``other`` (the same card, boxed apart) came from."""
+        self.was_outside_discard = True
+        self.first_xy = other.first_xy
+        self.first_in_discard = other.first_in_discard
+
     def face_of_value(self, value: str) -> tuple[str, float] | None:
         """The likeliest face of ``value`` over its recent looks, with its mean probability.
 
@@ -513,9 +519,7 @@ class Watcher:
                 and t - o.last_t <= self.cfg.lost_s
                 and self._same_card(o, tr.name, tr.xy)
             ):
-                tr.was_outside_discard = True
-                tr.first_xy = o.first_xy
-                tr.first_in_discard = o.first_in_discard
+                tr.came_as(o)
                 return
 
     def _same_card(
@@ -673,9 +677,7 @@ class Watcher:
                 and math.dist(o.xy, tr.xy) <= 1.5 * card
                 and math.dist(o.first_xy, tr.xy) > math.dist(o.xy, tr.xy)  # coming here
             ):
-                tr.was_outside_discard = True
-                tr.first_xy = o.first_xy
-                tr.first_in_discard = o.first_in_discard
+                tr.came_as(o)
                 o.played = True  # one card: its play is the heap box's
                 return
         if card_color(tr.name) in COLORS:
@@ -691,9 +693,7 @@ class Watcher:
                 and o.first_t > (self._pile[-1].t if self._pile else -math.inf)
                 and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
             ):
-                tr.was_outside_discard = True
-                tr.first_xy = o.first_xy
-                tr.first_in_discard = o.first_in_discard
+                tr.came_as(o)
                 o.played = True
                 return
 
@@ -868,9 +868,7 @@ class Watcher:
                 keep.append(tr)
             elif tr.was_outside_discard and not twin.was_outside_discard:
                 # One card, boxed twice: it came from where either box came from.
-                twin.was_outside_discard = True
-                twin.first_xy = tr.first_xy
-                twin.first_in_discard = tr.first_in_discard
+                twin.came_as(tr)
         for tr in group:
             if tr not in keep:
                 tr.pending_since = None
