@@ -134,6 +134,14 @@ def kinds(events: list[tuple[float, dict[str, object]]]) -> list[dict[str, objec
     return [e for _, e in events]
 
 
+def also_seen_as_they_land(table: Table, box: Det, frames: int = 20) -> None:
+    """``box`` is seen too over the last 4 frames of the cards landing, and then for
+    ``frames`` frames while they lie still."""
+    for frame in table.frames[-4:]:
+        frame.append(box)
+    table.still(frames, extra=[box])
+
+
 def started(first: str = "red-5") -> Table:
     """A table whose starter card has been turned up (the flip)."""
     table = Table()
@@ -456,9 +464,7 @@ def test_a_card_of_another_value_in_a_group_is_left_out() -> None:
     table = started("blue-5")
     table.bring(["red-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
     misread = det("green-9", 330.0, 262.0, 0.5)
-    for frame in table.frames[-4:]:
-        frame.append(misread)  # seen as the cards land
-    table.still(20, extra=[misread])
+    also_seen_as_they_land(table, misread)
     events = kinds(feed(table))
     assert events[1]["type"] == "play"
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
@@ -470,9 +476,7 @@ def test_a_card_seen_coming_outweighs_a_face_of_another_value_first_seen_on_the_
     table = started("blue-5")
     table.bring(["wild"], SEAT_EDGE["Bob"])
     heap = det("blue-9", CENTER[0] - 10, CENTER[1] + 4, 0.95)
-    for frame in table.frames[-4:]:
-        frame.append(heap)
-    table.still(20, extra=[heap])
+    also_seen_as_they_land(table, heap)
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "wild", "player": "Bob"}]
 
 
@@ -576,9 +580,7 @@ def test_one_card_boxed_twice_as_it_lands_is_one_card() -> None:
     table = started("blue-5")
     table.bring(["blue-7"], SEAT_EDGE["Bob"])
     twin = det("blue-7", CENTER[0] - 18, CENTER[1] + 14, 0.8)
-    for frame in table.frames[-4:]:
-        frame.append(twin)
-    table.still(20, extra=[twin])
+    also_seen_as_they_land(table, twin)
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
 
 
