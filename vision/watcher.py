@@ -180,6 +180,8 @@ class WatcherConfig:
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
     clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
     twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
+    lost_arrival_s: float = 1.5  # a heap box reading as a card lost on its way this long ago
+    beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
 
 
 class PileColorProbe(Protocol):
@@ -340,6 +342,7 @@ class Watcher:
         # Backs carried from a seat onto the discard pile, kept a while after they are
         # lost: to the detector a wild's black face may look like a card's back.
         self._backs_landed: deque[_Track] = deque(maxlen=8)
+        self._lost_arrivals: deque[_Track] = deque(maxlen=8)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -348,6 +351,7 @@ class Watcher:
         """A new round: the discard pile starts empty (its first card is a ``flip``)."""
         self._pile.clear()
         self._backs_landed.clear()
+        self._lost_arrivals.clear()
         for tr in self._tracks:
             tr.played = True  # cards lying around from the last round are not plays
             tr.pending_since = None
@@ -418,6 +422,8 @@ class Watcher:
                 kept.append(tr)
             elif self._back_landed(tr, card):
                 self._backs_landed.append(tr)
+            elif self._lost_arriving(tr, card):
+                self._lost_arrivals.append(tr)
         self._tracks = kept
         return events
 
@@ -622,6 +628,13 @@ class Watcher:
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, entry
 
+    def _seen_surely(self, tr: _Track, clear: float) -> bool:
+        """Was ``tr``'s face seen once with confidence ``clear``, or read a good many
+        times at middling confidence (some faces, a wild's black one above all, are
+        never read surely in flight)?"""
+        sure = max(c for _, c in tr.votes)
+        return sure >= clear or (len(tr.sightings) >= 6 and sure >= self.cfg.clear_look)
+
     def _landed_unseen(self, tr: _Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
 
@@ -632,7 +645,7 @@ class Watcher:
             return False
         if not tr.was_outside_discard or tr.name == BACK or len(tr.sightings) < 4:
             return False
-        if tr.name_share() < 0.8 or max(c for _, c in tr.votes) < 0.8:
+        if tr.name_share() < 0.8 or not self._seen_surely(tr, 0.8):
             return False  # not seen clearly: a guess is no play
         x, y = tr.xy
         cx, cy = self.layout.discard.center
@@ -654,30 +667,55 @@ class Watcher:
             and math.dist(tr.first_xy, tr.xy) >= 1.5 * card
         )
 
+    def _lost_arriving(self, tr: _Track, card: float) -> bool:
+        """A face carried in from a seat, seen clearly, lost on its way to the
+        discard pile (near it, nearer than where it was first seen)."""
+        if tr.name == BACK or tr.played or not tr.was_outside_discard:
+            return False
+        if len(tr.sightings) < 2 or tr.name_share() < 0.8 or not self._seen_surely(tr, 0.7):
+            return False
+        centre = self.layout.discard.center
+        near = math.dist(tr.xy, centre)
+        return near <= 2.0 * card and near < math.dist(tr.first_xy, centre)
+
+    @staticmethod
+    def _now_reads(tr: _Track, name: str, looks: int = 3) -> bool:
+        """Is ``tr`` read as ``name`` in its last ``looks`` sightings (or by its vote)?"""
+        if tr.name == name:
+            return True
+        recent = list(tr.votes)[-looks:]
+        return len(recent) == looks and all(n == name for n, _ in recent)
+
     def _take_over_arrival(self, tr: _Track, t: float, card: float) -> None:
         """A card lost just short of the pile, and a box on the heap that now reads as
         its face: the card landed there, and that box took it up.
 
         The detector may lose a card in its last moments of flight and box it, once
         down, together with the heap, whose track (born on the pile) then takes its
-        face. That track takes over where the card came from.
+        face. That track takes over where the card came from. The card may have been
+        dropped from the tracks by then (``_lost_arrivals`` remembers it a while).
         """
-        for o in self._tracks:
+        since_play = self._pile[-1].t if self._pile else -math.inf
+        for o in [*self._tracks, *self._lost_arrivals]:
             if (
                 o is not tr
-                and o.was_outside_discard
                 and not o.played
                 and o.pending_since is None
-                and o.name == tr.name
-                # Lost a while (not just missed for a frame in flight), not long ago.
-                and 0.2 <= t - o.last_t <= self.cfg.lost_s
-                and len(o.sightings) >= 3
-                and o.name_share() >= 0.8
-                and max(c for _, c in o.votes) >= 0.7  # seen clearly on its way
-                and math.dist(o.xy, tr.xy) <= 1.5 * card
-                and math.dist(o.first_xy, tr.xy) > math.dist(o.xy, tr.xy)  # coming here
+                # Lost a while (not just missed for a frame in flight), not long ago:
+                # a box that was there as it was lost may take a while to read it; a
+                # box born since is the card found again soon, or another card.
+                and 0.2
+                <= t - o.last_t
+                <= (self.cfg.lost_arrival_s if tr.first_t <= o.last_t else self.cfg.lost_s)
+                and o.first_t > since_play
+                and self._lost_arriving(o, card)
+                and self._now_reads(tr, o.name)
+                and math.dist(o.xy, tr.xy) <= 2.0 * card
             ):
                 tr.came_as(o)
+                # The box showed the heap before the card came down on it: from now
+                # on it shows the card.
+                tr.votes = deque([v for v in tr.votes if v[0] == o.name], maxlen=tr.votes.maxlen)
                 o.played = True  # one card: its play is the heap box's
                 return
         if card_color(tr.name) in COLORS:
@@ -709,9 +747,11 @@ class Watcher:
             # A card just put down lies on top, uncovered: it is seen clearly at least
             # once. A face that came up only in unsure looks at the heap is a guess.
             return False
-        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, t - 0.1):
+        since = t - self.cfg.beside_gap_s
+        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, since):
             # Moved about on the pile only, and a pile card is seen where it lies: two
-            # whole cards cannot lie in one place, it is that card misread.
+            # whole cards cannot lie in one place, it is that card misread (its own box
+            # blinks now and then while the other reads it).
             return False
         if self._pile:
             top = self._pile[-1]
