@@ -933,7 +933,7 @@ class Watcher:
         for face, xy in self._fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
-        strips, inks = self._strip_cards(names, spots, t, card)
+        strips, inks = self._strip_cards(names, spots, t, card, top_seen=group[-1].last_t == t)
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
@@ -1081,7 +1081,13 @@ class Watcher:
         return ink < self.cfg.ink_area
 
     def _strip_cards(
-        self, names: list[str], spots: list[tuple[float, float]], t: float, card: float
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        t: float,
+        card: float,
+        *,
+        top_seen: bool = True,
     ) -> tuple[list[tuple[str, tuple[float, float]]], dict[str, float] | None]:
         """Lower cards of a fan seen by their colour: a card colour that came onto the
         pile beside the top card since the pile last lay still, in a strip no card of
@@ -1089,7 +1095,9 @@ class Watcher:
 
         Also gives the area of each new colour there (``None`` when the picture
         cannot tell). Only with a :class:`PileColorProbe`, and not under a wild
-        (wilds have no colour of their own to tell them by).
+        (wilds have no colour of their own to tell them by). A top card lost from
+        sight as it landed (``top_seen`` false) lies where its colour came, not
+        where it was last seen.
         """
         top = names[-1]
         color = card_color(top)
@@ -1104,6 +1112,9 @@ class Watcher:
         )
         if patches is None:
             return [], None
+        own = [p for p in patches if p.color == color]
+        if not top_seen and own:
+            top_xy = max(own, key=lambda p: p.area).xy
         have = {card_color(n) for n in names}
         value = card_value(top)
         strips = [

@@ -855,6 +855,29 @@ def test_a_heap_box_long_read_as_the_heap_that_takes_up_a_lost_wild_plays_it() -
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "wild", "player": "Bob"}]
 
 
+def test_a_fan_whose_top_card_is_lost_as_it_lands_reads_its_lower_card_by_colour() -> None:
+    # Bob puts a blue 7 and a yellow 7 down together; the recogniser never boxes the
+    # blue one and loses the yellow one just before it lands. The yellow ink lies
+    # where the yellow card came down; the blue ink where the yellow card was last
+    # seen (over it, were that its place, it would be the yellow card misread).
+    def fan(last_seen_blue: bool) -> list[dict[str, object]]:
+        table = started("blue-5")
+        table.bring(["yellow-7"], SEAT_EDGE["Bob"])
+        drop_card(table, "yellow-7", 3)
+        table.pile[-1] = []
+        table.still(20)
+        seen_at = (308.0, 240.0)  # where the yellow 7 was last boxed
+        yellow = ColorPatch("yellow", 0.46, (315.0, 272.0))
+        blue = ColorPatch("blue", 0.24, seen_at if last_seen_blue else (318.0, 305.0))
+        flip = ColorPatch("blue", 0.5, CENTER)  # the blue 5's ink, for its flip
+        picture = PictureSays([flip, yellow], [yellow, blue])
+        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+    both = [{"type": "play", "cards": ["blue-7", "yellow-7"], "player": "Bob"}]
+    assert fan(last_seen_blue=True) == both
+    assert fan(last_seen_blue=False) == both
+
+
 def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
     def two_cards(picture: PictureSays) -> list[dict[str, object]]:
         table = started("blue-5")
