@@ -302,6 +302,8 @@ class _PileEntry:
     refused: bool = False  # the tracker refused it: its retraction is no undo
     left: bool = False  # one of its cards was seen carried off the pile
     player: str | None = None  # who played it, as reported
+    # New ink beside it when it was played, by colour (None: the picture could not tell).
+    inks: dict[str, float] | None = None
 
     @property
     def top(self) -> str:
@@ -984,7 +986,9 @@ class Watcher:
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
         player = self.players[seat] if seat is not None else None
-        self._pile.append(_PileEntry(names, spots, t, [tr.id for tr in group], player=player))
+        self._pile.append(
+            _PileEntry(names, spots, t, [tr.id for tr in group], player=player, inks=inks)
+        )
         self._top_seen_t = t
         self._below_since = None
         self._play_is_last = True
@@ -1180,6 +1184,10 @@ class Watcher:
             and not self._once_read_as_pile_card(tr, card)
         ]
         fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
+        if top.inks is not None:
+            # As at the play: a lower card of another colour brought its ink beside it.
+            found = [tr for tr in found if self._inked(tr.name, top, self.cfg.lower_ink_area)]
+            fan = [(f, xy) for f, xy in fan if self._inked(f, top, self.cfg.lower_ink_area)]
         if not found and not fan:
             return []
         for tr in found:
@@ -1193,6 +1201,14 @@ class Watcher:
         top.refused = False
         self._play_is_last = False  # amended once
         return [*out, self._play_event(top)]
+
+    @staticmethod
+    def _inked(face: str, entry: _PileEntry, area: float) -> bool:
+        """Could ``face`` lie under ``entry``'s top card, by the ink that came beside it?"""
+        color = card_color(face)
+        if entry.inks is None or color not in COLORS or color == card_color(entry.top):
+            return True
+        return entry.inks.get(color, 0.0) >= area
 
     def _seat_of(self, group: list[_Track], card: float) -> int | None:
         """The seat the card(s) came in from."""

@@ -878,6 +878,27 @@ def test_a_fan_whose_top_card_is_lost_as_it_lands_reads_its_lower_card_by_colour
     assert fan(last_seen_blue=False) == both
 
 
+def test_a_lower_card_found_after_the_play_needs_its_colour_beside_the_top_card() -> None:
+    # As in the weakly-seen strip above; the picture has its say on the amendment.
+    def amended(around: list[ColorPatch]) -> list[dict[str, object]]:
+        table = started("blue-5")
+        table.bring(["green-5"], SEAT_EDGE["Cy"])
+        strip = unsure((("yellow-2", 0.5), ("yellow-5", 0.4)), CENTER[0] + 24, CENTER[1] + 10, 0.15)
+        table.still(20, extra=[strip])
+        picture = PictureSays([ink("blue", 0.5), ink("green", 0.4)], around)
+        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+    single = {"type": "play", "card": "green-5", "player": "Cy"}
+    # Yellow came beside the green 5 (too little to read a card by colour alone).
+    assert amended([ink("green", 0.4), ink("yellow", 0.04, dx=24)]) == [
+        single,
+        {"type": "undo"},
+        {"type": "play", "cards": ["yellow-5", "green-5"], "player": "Cy"},
+    ]
+    # No yellow came: the strip was the heap, misread.
+    assert amended([ink("green", 0.4)]) == [single]
+
+
 def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
     def two_cards(picture: PictureSays) -> list[dict[str, object]]:
         table = started("blue-5")
