@@ -62,6 +62,12 @@ from vision.render.cards import COLORS
 BACK = "back"
 
 
+def _other_colors(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` faces of two different card colours (wilds have none)?"""
+    ca, cb = card_color(a), card_color(b)
+    return ca in COLORS and cb in COLORS and ca != cb
+
+
 def card_value(name: str) -> str:
     """A card's value or symbol, its colour left out.
 
@@ -465,6 +471,13 @@ class Watcher:
                     continue  # a card on the pile keeps its face; another face is another card
                 if name != tr.name and not moving and d > 0.35 * card:
                     continue  # another face, elsewhere: another card, not a misreading
+                if (
+                    moving
+                    and dt >= 0.2
+                    and _other_colors(name, tr.name)
+                    and _other_colors(name, tr.last_name)
+                ):
+                    continue  # lost a while in flight, found in another colour: another card
                 cost = d / card
                 if name != tr.name:
                     cost += 0.35  # prefer the same face; still allow a flicker

@@ -899,6 +899,20 @@ def test_a_lower_card_found_after_the_play_needs_its_colour_beside_the_top_card(
     assert amended([ink("green", 0.4)]) == [single]
 
 
+def test_a_card_lost_in_flight_is_not_found_again_in_another_colour() -> None:
+    # Cy's yellow 0 is lost from sight in flight, beside the green 0 it comes with;
+    # then a second box of the green 0, read as a green skip, shows near where the
+    # yellow card was heading. That box is no yellow card landing: no second play.
+    # (Without a picture to read its colour, the yellow 0 itself goes unread.)
+    table = started("green-5")
+    table.bring(["yellow-0", "green-0"], SEAT_EDGE["Cy"], spread=26.0)
+    drop_card(table, "yellow-0", 8)
+    table.pile[-1] = [("green-0", CENTER[0] + 13, CENTER[1])]
+    table.still(2)
+    table.still(20, extra=[det("green-skip", CENTER[0] + 13, CENTER[1] + 2, conf=0.6)])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Cy"}]
+
+
 def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
     def two_cards(picture: PictureSays) -> list[dict[str, object]]:
         table = started("blue-5")
