@@ -183,6 +183,7 @@ class WatcherConfig:
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+    fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
     clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
     twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
@@ -1142,7 +1143,43 @@ class Watcher:
             # Colour over the top card itself is that card, misread: no strip.
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1]) >= 0.2 * card
         ]
+        strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
         return strips, {p.color: p.area for p in patches}
+
+    def _fan_tail(
+        self,
+        patches: list[ColorPatch],
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+        value: str,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The fan goes on: a smaller patch of a new colour beyond a fan's lowest card
+        and in line with it is one more card of it, mostly covered (the third card of
+        a fan shows only a sliver)."""
+        lower = [*spots[:-1], *(xy for _, xy in strips)]
+        if not lower:
+            return []
+        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        reach = math.dist(far, top_xy)
+        if reach <= 0.0:
+            return []
+        taken = have | {card_color(f) for f, _ in strips}
+        tail: list[tuple[str, tuple[float, float]]] = []
+        for p in sorted(patches, key=lambda p: -p.area):
+            d = math.dist(p.xy, top_xy)
+            if p.color in taken or p.area < self.cfg.fan_tail_area or d < reach + 0.1 * card:
+                continue
+            along = (p.xy[0] - top_xy[0]) * (far[0] - top_xy[0]) + (p.xy[1] - top_xy[1]) * (
+                far[1] - top_xy[1]
+            )
+            if along < d * reach * math.cos(math.radians(30)):
+                continue  # not in line with the fan
+            tail.append((f"{p.color}-{value}", p.xy))
+            taken.add(p.color)
+        return tail
 
     def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
         """Is ``face`` a card near the top of the pile, or one lying near ``xy``?

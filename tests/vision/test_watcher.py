@@ -913,6 +913,29 @@ def test_a_card_lost_in_flight_is_not_found_again_in_another_colour() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Cy"}]
 
 
+def test_a_sliver_of_colour_beyond_a_fan_s_lowest_card_in_line_is_one_more_card() -> None:
+    def fan(around: list[ColorPatch]) -> list[dict[str, object]]:
+        table = started("blue-5")
+        table.bring(["green-1"], SEAT_EDGE["Dee"])
+        table.still(20)
+        picture = PictureSays([ink("blue", 0.5), ink("green", 0.5)], around)
+        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+    top, yellow = ink("green", 0.6), ink("yellow", 0.25, dx=-30)
+    # The third card of a fan shows a sliver, beyond the second and in line with it.
+    assert fan([top, yellow, ink("red", 0.035, dx=-50)]) == [
+        {"type": "play", "cards": ["red-1", "yellow-1", "green-1"], "player": "Dee"}
+    ]
+    two = [{"type": "play", "cards": ["yellow-1", "green-1"], "player": "Dee"}]
+    # On the other side of the top card: not the fan's.
+    assert fan([top, yellow, ink("red", 0.035, dx=50)]) == two
+    # Too little, or no fan for it to go on: nothing.
+    assert fan([top, yellow, ink("red", 0.02, dx=-50)]) == two
+    assert fan([top, ink("red", 0.035, dx=-50)]) == [
+        {"type": "play", "card": "green-1", "player": "Dee"}
+    ]
+
+
 def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
     def two_cards(picture: PictureSays) -> list[dict[str, object]]:
         table = started("blue-5")
