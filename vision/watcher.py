@@ -183,6 +183,7 @@ class WatcherConfig:
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+    strip_area_on_own: float = 0.05  # the same, for a lower card of the pile top's colour
     fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
     clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
@@ -1135,11 +1136,14 @@ class Watcher:
             top_xy = max(own, key=lambda p: p.area).xy
         have = {card_color(n) for n in names}
         value = card_value(top)
+        # A card put down on one of its colour changes the picture only where its
+        # oval and figure fall: less of its ink shows as new.
+        under = card_color(self._pile[-1].top)
         strips = [
             (f"{p.color}-{value}", p.xy)
             for p in patches
             if p.color not in have
-            and p.area >= self.cfg.strip_area
+            and p.area >= (self.cfg.strip_area_on_own if p.color == under else self.cfg.strip_area)
             # Colour over the top card itself is that card, misread: no strip.
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1]) >= 0.2 * card
         ]

@@ -936,6 +936,26 @@ def test_a_sliver_of_colour_beyond_a_fan_s_lowest_card_in_line_is_one_more_card(
     ]
 
 
+def test_a_lower_card_of_the_pile_top_s_colour_needs_less_new_ink() -> None:
+    # Dee puts a blue 7 and a green 7 on the blue 5; the recogniser boxes only the
+    # green one. Blue put on blue changes the picture only where its oval falls.
+    def fan(around: list[ColorPatch]) -> list[dict[str, object]]:
+        table = started("blue-5")
+        table.bring(["green-7"], SEAT_EDGE["Dee"])
+        table.still(20)
+        picture = PictureSays([ink("blue", 0.5), ink("green", 0.5)], around)
+        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+    top = ink("green", 0.5)
+    assert fan([top, ink("blue", 0.06, dx=-30)]) == [
+        {"type": "play", "cards": ["blue-7", "green-7"], "player": "Dee"}
+    ]
+    # As little of another colour is no card.
+    assert fan([top, ink("red", 0.06, dx=-30)]) == [
+        {"type": "play", "card": "green-7", "player": "Dee"}
+    ]
+
+
 def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> None:
     def two_cards(picture: PictureSays) -> list[dict[str, object]]:
         table = started("blue-5")
