@@ -822,16 +822,23 @@ def test_a_card_seen_where_no_ink_of_its_colour_came_is_no_play() -> None:
     assert fan_play(PictureSays(None)) == single
 
 
-def test_a_heap_box_that_takes_up_a_card_lost_just_short_of_the_pile_plays_it() -> None:
-    # The card is lost in its last moments of flight; once down, the recogniser boxes
-    # it together with the heap, whose box (born on the pile, misread) then reads it.
+def lost_short_of_the_pile(card: str) -> tuple[Table, tuple[float, float]]:
+    """Bob brings ``card`` to the blue 5, where a box of the heap reads a blue 3; the
+    card is lost most of a card's length short of the pile. Gives the heap box's place."""
     table = started("blue-5")
     heap = (CENTER[0] + 8, CENTER[1] + 6)
     start = len(table.frames)
-    table.bring(["blue-7"], SEAT_EDGE["Bob"])
+    table.bring([card], SEAT_EDGE["Bob"])
     for frame in table.frames[start:]:
         frame.append(det("blue-3", *heap, conf=0.5))
-    drop_card(table, "blue-7", 7)  # lost most of a card's length short of the pile
+    drop_card(table, card, 7)
+    return table, heap
+
+
+def test_a_heap_box_that_takes_up_a_card_lost_just_short_of_the_pile_plays_it() -> None:
+    # The card is lost in its last moments of flight; once down, the recogniser boxes
+    # it together with the heap, whose box (born on the pile, misread) then reads it.
+    table, heap = lost_short_of_the_pile("blue-7")
     table.pile[-1] = [("blue-7", *heap)]
     table.still(20)
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "blue-7", "player": "Bob"}]
@@ -841,13 +848,7 @@ def test_a_heap_box_long_read_as_the_heap_that_takes_up_a_lost_wild_plays_it() -
     # A wild's black face is lost short of the pile and dropped; the heap box has read
     # the heap for a long while and takes up the wild's face only after the wild is
     # gone from the watcher's tracks. Its recent readings, not its long vote, count.
-    table = started("blue-5")
-    heap = (CENTER[0] + 8, CENTER[1] + 6)
-    start = len(table.frames)
-    table.bring(["wild"], SEAT_EDGE["Bob"])
-    for frame in table.frames[start:]:
-        frame.append(det("blue-3", *heap, conf=0.5))
-    drop_card(table, "wild", 7)
+    table, heap = lost_short_of_the_pile("wild")
     table.pile[-1] = [("blue-3", *heap)]
     table.still(12)  # lost longer than a track is kept
     table.pile[-1] = [("wild", *heap)]
