@@ -914,13 +914,19 @@ def test_a_card_lost_in_flight_is_not_found_again_in_another_colour() -> None:
     assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Cy"}]
 
 
+def green_on_blue_5(card: str, around: list[ColorPatch]) -> list[dict[str, object]]:
+    """Dee puts the green ``card`` on the blue 5 (the only card the recogniser boxes);
+    beside it the picture shows the new ink ``around``."""
+    table = started("blue-5")
+    table.bring([card], SEAT_EDGE["Dee"])
+    table.still(20)
+    picture = PictureSays([ink("blue", 0.5), ink("green", 0.5)], around)
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
 def test_a_sliver_of_colour_beyond_a_fan_s_lowest_card_in_line_is_one_more_card() -> None:
     def fan(around: list[ColorPatch]) -> list[dict[str, object]]:
-        table = started("blue-5")
-        table.bring(["green-1"], SEAT_EDGE["Dee"])
-        table.still(20)
-        picture = PictureSays([ink("blue", 0.5), ink("green", 0.5)], around)
-        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+        return green_on_blue_5("green-1", around)
 
     top, yellow = ink("green", 0.6), ink("yellow", 0.25, dx=-30)
     # The third card of a fan shows a sliver, beyond the second and in line with it.
@@ -941,11 +947,7 @@ def test_a_lower_card_of_the_pile_top_s_colour_needs_less_new_ink() -> None:
     # Dee puts a blue 7 and a green 7 on the blue 5; the recogniser boxes only the
     # green one. Blue put on blue changes the picture only where its oval falls.
     def fan(around: list[ColorPatch]) -> list[dict[str, object]]:
-        table = started("blue-5")
-        table.bring(["green-7"], SEAT_EDGE["Dee"])
-        table.still(20)
-        picture = PictureSays([ink("blue", 0.5), ink("green", 0.5)], around)
-        return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+        return green_on_blue_5("green-7", around)
 
     top = ink("green", 0.5)
     assert fan([top, ink("blue", 0.06, dx=-30)]) == [
