@@ -954,14 +954,7 @@ class Watcher:
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
-            top_color = card_color(names[-1])
-            keep = [
-                i
-                for i, n in enumerate(names[:-1])
-                if card_color(n) == top_color
-                or card_color(n) not in COLORS
-                or inks.get(card_color(n), 0.0) >= self.cfg.lower_ink_area
-            ]
+            keep = [i for i, n in enumerate(names[:-1]) if self._inked(n, names[-1], inks)]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
         for face, xy in strips:
@@ -1240,8 +1233,8 @@ class Watcher:
         fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
         if top.inks is not None:
             # As at the play: a lower card of another colour brought its ink beside it.
-            found = [tr for tr in found if self._inked(tr.name, top, self.cfg.lower_ink_area)]
-            fan = [(f, xy) for f, xy in fan if self._inked(f, top, self.cfg.lower_ink_area)]
+            found = [tr for tr in found if self._inked(tr.name, top.top, top.inks)]
+            fan = [(f, xy) for f, xy in fan if self._inked(f, top.top, top.inks)]
         if not found and not fan:
             return []
         for tr in found:
@@ -1256,13 +1249,14 @@ class Watcher:
         self._play_is_last = False  # amended once
         return [*out, self._play_event(top)]
 
-    @staticmethod
-    def _inked(face: str, entry: _PileEntry, area: float) -> bool:
-        """Could ``face`` lie under ``entry``'s top card, by the ink that came beside it?"""
+    def _inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
+        """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
+        came beside it? One of its colour, or a wild, could; another colour needs
+        ``lower_ink_area`` of its own."""
         color = card_color(face)
-        if entry.inks is None or color not in COLORS or color == card_color(entry.top):
+        if color not in COLORS or color == card_color(top):
             return True
-        return entry.inks.get(color, 0.0) >= area
+        return inks.get(color, 0.0) >= self.cfg.lower_ink_area
 
     def _seat_of(self, group: list[_Track], card: float) -> int | None:
         """The seat the card(s) came in from."""
