@@ -10,6 +10,11 @@ Unless ``read_fan_colors`` is off, the pipeline also keeps a
 :class:`vision.pile_colors.PileColors` on the frames and lends it to the watcher:
 it sees the colours of a fan's half-covered lower cards.
 
+Unless ``zoom_pile`` is off, a recogniser that can (``detect_focused``, as the
+trained one) looks at the discard pile a second time, cut out and enlarged: there
+the cards lie on each other and the whole frame shows them too small to box one by
+one.
+
 ``skip_static`` saves the recogniser's time on a still table: when a frame differs
 from the last recognised one by less than camera noise everywhere, the previous
 detections are reused.
@@ -29,7 +34,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -44,6 +49,17 @@ Image = npt.NDArray[np.uint8]
 
 class Recognizer(Protocol):
     def detect(self, frame_bgr: Image) -> Detections: ...
+
+
+@runtime_checkable
+class FocusingRecognizer(Protocol):
+    """A recogniser that can look at one region again up close (the discard pile)."""
+
+    def detect(self, frame_bgr: Image) -> Detections: ...
+
+    def detect_focused(
+        self, frame_bgr: Image, region: tuple[float, float, float, float], margin: float
+    ) -> Detections: ...
 
 
 @dataclass
@@ -70,6 +86,7 @@ class TablePipeline:
         static_threshold: float = 10.0,
         max_reuse_s: float = 0.5,
         read_fan_colors: bool = True,
+        zoom_pile: bool = True,
     ) -> None:
         self.recognizer = recognizer
         self.watcher = watcher
@@ -78,6 +95,7 @@ class TablePipeline:
             self.pile_colors = PileColors(watcher.layout)
             watcher.pile_colors = self.pile_colors
         self.skip_static = skip_static
+        self.zoom_pile = zoom_pile
         self.static_threshold = static_threshold
         self.max_reuse_s = max_reuse_s
         self.frames = 0
@@ -110,6 +128,16 @@ class TablePipeline:
         diff = np.abs(d - float(np.mean(d)))
         return float(diff.max()) < self.static_threshold
 
+    def _detect(self, image: Image) -> Detections:
+        if self.zoom_pile and isinstance(self.recognizer, FocusingRecognizer):
+            layout = self.watcher.layout
+            zone = layout.discard
+            # A card centred on the pile's edge lies whole in the cut-out.
+            return self.recognizer.detect_focused(
+                image, (zone.x1, zone.y1, zone.x2, zone.y2), margin=0.6 * layout.card_px
+            )
+        return self.recognizer.detect(image)
+
     def process(self, image: Image, t: float) -> PipelineResult:
         """Recognise the cards of one frame and update the watcher."""
         self.frames += 1
@@ -125,7 +153,7 @@ class TablePipeline:
         else:
             t0 = time.perf_counter()
             try:
-                dets = self.recognizer.detect(image)
+                dets = self._detect(image)
             except Exception as exc:  # a bad frame must not stop the game
                 self.errors += 1
                 self.last_error = f"{type(exc).__name__}: {exc}"

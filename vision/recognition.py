@@ -300,6 +300,85 @@ def _needs_margin(corners: F32, cls_id: npt.NDArray[np.intp], shape: tuple[int, 
     return largest >= 0.1 * shape[0] * shape[1]
 
 
+Box = tuple[float, float, float, float]
+
+
+def _xyxy(corners: F32, shape: tuple[int, ...]) -> F32:
+    """Axis-aligned boxes of ``corners`` (n, 4, 2), clipped to a frame of ``shape``."""
+    if len(corners) == 0:
+        return np.zeros((0, 4), np.float32)
+    h, w = shape[:2]
+    box = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+    return np.clip(box, 0, [w, h, w, h]).astype(np.float32)
+
+
+def focus_roi(region: Box, margin: float, shape: tuple[int, ...]) -> Box:
+    """The whole-pixel cut-out around ``region``, ``margin`` pixels wider, inside the frame."""
+    h, w = shape[:2]
+    x0, y0, x1, y1 = region
+    return (
+        float(max(0, int(x0 - margin))),
+        float(max(0, int(y0 - margin))),
+        float(min(w, int(np.ceil(x1 + margin)))),
+        float(min(h, int(np.ceil(y1 + margin)))),
+    )
+
+
+def focus_merge(
+    whole: F32, near: F32, region: Box, roi: Box, shape: tuple[int, ...], edge: float = 2.0
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which boxes (``xyxy``) of the whole frame and of the close look at ``roi`` to keep.
+
+    Inside ``region`` the close look decides; a box it cut at the cut-out's edge
+    (not the frame's) is a card only partly in view and is left out. Outside, the
+    whole frame decides, less its boxes that a kept close box already covers (a
+    card lying across the region's edge).
+
+    >>> whole = np.float32([[10, 10, 30, 40], [100, 100, 160, 160]])
+    >>> near = np.float32([[105, 100, 135, 145], [50, 60, 80, 110], [41, 90, 61, 130]])
+    >>> keep, take = focus_merge(whole, near, (50, 50, 200, 200), (40, 40, 210, 210), (480, 640))
+    >>> keep.tolist(), take.tolist()
+    ([True, False], [True, True, False])
+    """
+    x0, y0, x1, y1 = region
+
+    def centred_in(b: F32) -> npt.NDArray[np.bool_]:
+        cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+        return (cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1)
+
+    h, w = shape[:2]
+    rx0, ry0, rx1, ry1 = roi
+    cut = np.zeros(len(near), bool)
+    if rx0 > 0:
+        cut |= near[:, 0] <= rx0 + edge
+    if ry0 > 0:
+        cut |= near[:, 1] <= ry0 + edge
+    if rx1 < w:
+        cut |= near[:, 2] >= rx1 - edge
+    if ry1 < h:
+        cut |= near[:, 3] >= ry1 - edge
+    take = centred_in(near) & ~cut
+    keep = ~centred_in(whole)
+    if take.any() and keep.any():
+        a, b = whole[:, None, :], near[take][None, :, :]
+        iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+        ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+        inter = iw * ih
+        area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+        area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+        iou = inter / np.maximum(area_a + area_b - inter, 1e-6)
+        keep &= iou.max(axis=1) < 0.5
+    return keep, take
+
+
+def _checked_frame(frame_bgr: Image) -> Image:
+    if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise ValueError("detect() needs a BGR image of shape (h, w, 3)")
+    if frame_bgr.dtype != np.uint8:
+        return np.clip(frame_bgr, 0, 255).astype(np.uint8)
+    return frame_bgr
+
+
 class CardRecognizer:
     """Frames in, :class:`~vision.detections.Detections` out (canonical card names).
 
@@ -330,6 +409,7 @@ class CardRecognizer:
         self.backend = backend
         self.pad_retry = True  # look again with a margin when nothing is found
         self.n_candidates = 3  # faces reported per detection (Detections.candidates)
+        self.close_conf = 0.7  # least confidence of a card found up close (detect_focused)
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
@@ -466,12 +546,38 @@ class CardRecognizer:
             scores[i] = conf[i] * float(share[best])
             candidates[i] = tuple((WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share))
 
-    def detect(self, frame_bgr: Image) -> Detections:
-        """Every card in a BGR frame: canonical names (``back`` when face down)."""
-        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
-            raise ValueError("detect() needs a BGR image of shape (h, w, 3)")
-        if frame_bgr.dtype != np.uint8:
-            frame_bgr = np.clip(frame_bgr, 0, 255).astype(np.uint8)
+    def detect_focused(self, frame_bgr: Image, region: Box, margin: float = 40.0) -> Detections:
+        """:meth:`detect`, with ``region`` (x0, y0, x1, y1) looked at again up close.
+
+        The detector sees the whole frame at ``det_imgsz`` (320) pixels, where a card
+        of a 640x480 table view is some 38 pixels long; on a heap of such cards it
+        often boxes the heap, or the top card and the one under it as one, and the
+        crop then shows the top card sideways. Cut out with ``margin`` pixels around
+        it, the discard pile fills the detector's input and its cards come out more
+        than twice as large, boxed one by one. The two looks are joined by
+        :func:`focus_merge`.
+        """
+        frame_bgr = _checked_frame(frame_bgr)
+        corners, conf, cls_id = self._find(frame_bgr)
+        roi = focus_roi(region, margin, frame_bgr.shape)
+        cx0, cy0, cx1, cy1 = (int(v) for v in roi)
+        if cx1 - cx0 >= 8 and cy1 - cy0 >= 8:
+            near, near_conf, near_cls = self._find(
+                np.ascontiguousarray(frame_bgr[cy0:cy1, cx0:cx1])
+            )
+            near = (near + np.array([cx0, cy0], np.float32)).astype(np.float32)
+            shape = frame_bgr.shape
+            keep, take = focus_merge(_xyxy(corners, shape), _xyxy(near, shape), region, roi, shape)
+            whole = self._read(frame_bgr, corners[keep], conf[keep], cls_id[keep])
+            close = self._read(frame_bgr, near[take], near_conf[take], near_cls[take])
+            # Up close the detector also boxes cards half under the top one; their
+            # crops, mostly the card over them, read as that card or anything.
+            close = close[close.confidence >= self.close_conf]
+            return Detections.merge([whole, close]).sorted_by_confidence()
+        return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
+
+    def _find(self, frame_bgr: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
+        """Stage 1 with its retry: the cards' corners, confidences and classes."""
         corners, conf, cls_id = self.find_cards(frame_bgr)
         if self.pad_retry and _needs_margin(corners, cls_id, frame_bgr.shape):
             # A card filling the picture (a scan, a close-up) has little table around
@@ -486,6 +592,17 @@ class CardRecognizer:
             if len(conf) == 0 or _has_card_shape(again[0], again[2]):
                 corners = (again[0] - np.float32(pad)).astype(np.float32)
                 conf, cls_id = again[1], again[2]
+        return corners, conf, cls_id
+
+    def detect(self, frame_bgr: Image) -> Detections:
+        """Every card in a BGR frame: canonical names (``back`` when face down)."""
+        frame_bgr = _checked_frame(frame_bgr)
+        return self._read(frame_bgr, *self._find(frame_bgr)).sorted_by_confidence()
+
+    def _read(
+        self, frame_bgr: Image, corners: F32, conf: F32, cls_id: npt.NDArray[np.intp]
+    ) -> Detections:
+        """Stage 2: the found cards named, as :class:`Detections`."""
         n = len(conf)
         if n == 0:
             return Detections.empty()
@@ -508,16 +625,5 @@ class CardRecognizer:
                 candidates[i] = tuple(
                     (self.face_names[int(k)], round(float(probs[j, k]), 4)) for k in ranked[j]
                 )
-        h, w = frame_bgr.shape[:2]
-        xyxy = np.stack(
-            [
-                np.clip(corners[:, :, 0].min(1), 0, w),
-                np.clip(corners[:, :, 1].min(1), 0, h),
-                np.clip(corners[:, :, 0].max(1), 0, w),
-                np.clip(corners[:, :, 1].max(1), 0, h),
-            ],
-            axis=1,
-        ).astype(np.float32)
-        return Detections(
-            xyxy, scores.astype(np.float32), tuple(names), corners, tuple(candidates)
-        ).sorted_by_confidence()
+        xyxy = _xyxy(corners, frame_bgr.shape)
+        return Detections(xyxy, scores.astype(np.float32), tuple(names), corners, tuple(candidates))

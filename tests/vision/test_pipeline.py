@@ -92,3 +92,29 @@ def test_candidates_follow_their_detections_through_filters() -> None:
         dataclasses.replace(d, candidates=cands[:2])
     plain = Detections.from_list([("red-7", 0.5, (0, 0, 10, 15)), ("back", 0.9, (20, 0, 30, 15))])
     assert plain.candidates_of(0) == (("red-7", 1.0),) and plain.candidates_of(1) == ()
+
+
+class Focusing(Scripted):
+    """A recogniser that can look at a region again; records the regions asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[tuple[float, float, float, float]] = []
+
+    def detect_focused(
+        self, image: np.ndarray, region: tuple[float, float, float, float], margin: float
+    ) -> Detections:
+        self.regions.append(region)
+        assert margin == pytest.approx(0.6 * LAYOUT.card_px)
+        return self.detect(image)
+
+
+@pytest.mark.parametrize("zoom_pile", [True, False])
+def test_the_discard_pile_is_looked_at_up_close_unless_turned_off(zoom_pile: bool) -> None:
+    rec = Focusing()
+    pipe = TablePipeline(rec, Watcher(LAYOUT, ["Ann", "Bob"]), zoom_pile=zoom_pile)
+    for i, img in enumerate(frames(3)):
+        pipe.process(img, i / 30)
+    zone = LAYOUT.discard
+    assert rec.calls == 3
+    assert rec.regions == ([(zone.x1, zone.y1, zone.x2, zone.y2)] * 3 if zoom_pile else [])
