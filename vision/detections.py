@@ -101,31 +101,6 @@ class Detections:
             None if self.candidates is None else tuple(self.candidates[i] for i in idx),
         )
 
-    @classmethod
-    def merge(cls, parts: Sequence[Detections]) -> Detections:
-        """All ``parts`` as one; corners and candidates are kept when every part has them.
-
-        >>> a = Detections.from_list([("red-7", 0.9, (0, 0, 5, 8))])
-        >>> Detections.merge([a, Detections.empty(), a]).card
-        ('red-7', 'red-7')
-        """
-        parts = [p for p in parts if len(p)]
-        if not parts:
-            return cls.empty()
-        corners = None
-        if all(p.corners is not None for p in parts):
-            corners = np.concatenate([p.corners for p in parts if p.corners is not None])
-        candidates: tuple[Candidates, ...] | None = None
-        if all(p.candidates is not None for p in parts):
-            candidates = tuple(c for p in parts for c in (p.candidates or ()))
-        return cls(
-            np.concatenate([p.xyxy for p in parts]).astype(np.float32),
-            np.concatenate([p.confidence for p in parts]).astype(np.float32),
-            tuple(n for p in parts for n in p.card),
-            corners,
-            candidates,
-        )
-
     def sorted_by_confidence(self) -> Detections:
         """Highest confidence first (the order of ``uno-table detect``)."""
         return self[np.argsort(-self.confidence, kind="stable")]

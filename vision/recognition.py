@@ -568,12 +568,18 @@ class CardRecognizer:
             near = (near + np.array([cx0, cy0], np.float32)).astype(np.float32)
             shape = frame_bgr.shape
             keep, take = focus_merge(_xyxy(corners, shape), _xyxy(near, shape), region, roi, shape)
-            whole = self._read(frame_bgr, corners[keep], conf[keep], cls_id[keep])
-            close = self._read(frame_bgr, near[take], near_conf[take], near_cls[take])
+            n_whole = int(keep.sum())
+            both = self._read(
+                frame_bgr,
+                np.concatenate([corners[keep], near[take]]).astype(np.float32),
+                np.concatenate([conf[keep], near_conf[take]]).astype(np.float32),
+                np.concatenate([cls_id[keep], near_cls[take]]),
+            )
             # Up close the detector also boxes cards half under the top one; their
             # crops, mostly the card over them, read as that card or anything.
-            close = close[close.confidence >= self.close_conf]
-            return Detections.merge([whole, close]).sorted_by_confidence()
+            sure = both.confidence >= self.close_conf
+            sure[:n_whole] = True
+            return both[sure].sorted_by_confidence()
         return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
 
     def _find(self, frame_bgr: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
