@@ -221,22 +221,13 @@ class PileColors:
         new now). ``hands=False`` keeps what looks like a hand: near the middle of a
         card, which a hand holds by its edge, that is the card touching the hand.
         """
-        settled = next((look for t, look in reversed(self._still) if since <= t <= before), None)
-        if settled is None and else_at_since:
-            settled = next((look for t, look in self._recent if since <= t <= before), None)
-        if self._now is None or settled is None:
+        found = self._changed_near(near, radius, since, before, else_at_since, hands)
+        if found is None:
             return None
-        changed = self._changed(self._now, settled)
-        h, w = changed.shape
-        ys, xs = np.mgrid[0:h, 0:w]
-        cx = (near[0] - self._x0) * self.scale
-        cy = (near[1] - self._y0) * self.scale
-        r = radius * self.scale
-        hand = self._hand(changed, self._now) if hands else np.zeros_like(changed)
-        changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+        changed, now = found
         patches = []
         for k, name in enumerate(COLORS, start=1):
-            mask = changed & (self._now.colors == k) & ~hand
+            mask = changed & (now.colors == k)
             n = int(mask.sum())
             if n == 0:
                 continue
@@ -247,6 +238,56 @@ class PileColors:
             )
             patches.append(ColorPatch(name, n / self._card_area_px, xy))
         return sorted(patches, key=lambda p: -p.area)
+
+    def changed_area(
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
+        hands: bool = True,
+    ) -> float | None:
+        """How much of the picture within ``radius`` of ``near`` changed, in any
+        colour, since the pile last lay still (as :meth:`new_colors`, ``hands``
+        too), in card faces; ``None`` when it cannot tell.
+
+        A card put on one of its own colour brings little new ink to its middle
+        (its oval and figure fall where the old card's did), but changes it.
+        """
+        found = self._changed_near(near, radius, since, before, else_at_since, hands)
+        if found is None:
+            return None
+        return int(found[0].sum()) / self._card_area_px
+
+    def _changed_near(
+        self,
+        near: tuple[float, float],
+        radius: float,
+        since: float,
+        before: float,
+        else_at_since: bool,
+        hands: bool,
+    ) -> tuple[npt.NDArray[np.bool_], _Look] | None:
+        """What changed within ``radius`` of ``near`` (less a hand, if ``hands``),
+        against the still picture :meth:`new_colors` describes, and the picture now."""
+        settled = next((look for t, look in reversed(self._still) if since <= t <= before), None)
+        if settled is None and else_at_since:
+            settled = next((look for t, look in self._recent if since <= t <= before), None)
+        if self._now is None or settled is None:
+            return None
+        now = self._now
+        changed = self._changed(now, settled)
+        h, w = changed.shape
+        ys, xs = np.mgrid[0:h, 0:w]
+        cx = (near[0] - self._x0) * self.scale
+        cy = (near[1] - self._y0) * self.scale
+        r = radius * self.scale
+        if hands:
+            changed &= ~self._hand(changed, now)
+        changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+        return changed, now
 
 
 def _reaching_edge(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:

@@ -181,6 +181,7 @@ class WatcherConfig:
     landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
     strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
     ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
+    own_color_change: float = 0.15  # or, put on its own colour, less change in its middle
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
     strip_area_on_own: float = 0.05  # strip_area for a colour put on its own (the old top's)
@@ -206,6 +207,17 @@ class PileColorProbe(Protocol):
         else_at_since: bool = False,
         hands: bool = True,
     ) -> list[ColorPatch] | None: ...
+
+    def changed_area(
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
+        hands: bool = True,
+    ) -> float | None: ...
 
 
 class _Det(NamedTuple):
@@ -1090,7 +1102,21 @@ class Watcher:
             return False
         color = card_color(top.name)
         ink = sum(p.area for p in patches if p.color == color or color not in COLORS)
-        return ink < self.cfg.ink_area
+        if ink >= self.cfg.ink_area:
+            return False
+        if top.was_outside_discard and self._pile and card_color(self._pile[-1].top) == color:
+            # Seen coming onto a card of its own colour: its oval and figure fall where
+            # the old card's did, and bring little new ink. The picture changed, though.
+            changed = self.pile_colors.changed_area(
+                top.xy,
+                0.35 * card,
+                since=self._pile_changed_t,
+                before=before,
+                else_at_since=True,
+                hands=False,  # as above: what touches its middle is the card
+            )
+            return changed is not None and changed < self.cfg.own_color_change
+        return True
 
     def _strip_cards(
         self,
@@ -1293,7 +1319,7 @@ class Watcher:
             # A back that ends on the discard pile is a card being turned up, not drawn.
             if self.layout.discard.contains(x, y):
                 continue
-            if far or (gone and away >= 0.8 * card):
+            if far or (gone and away >= 0.8 * card and not self._second_box(tr, card)):
                 tr.drawn = True
                 seat = self._seat_of_draw(x, y, dcx, dcy)
                 ev: dict[str, object] = {"type": "draw"}
@@ -1301,6 +1327,27 @@ class Watcher:
                     ev["player"] = self.players[seat]
                 out.append(ev)
         return out
+
+    def _second_box(self, tr: _Track, card: float) -> bool:
+        """Was this back only ever seen beside a back tracked longer, at the same moments?
+
+        A card in a hand may be boxed twice for a frame (whole, and with the fingers
+        over it); the second box, lost at once, is that card, not a draw of its own.
+        """
+        lim = 0.4 * card
+        return all(
+            any(
+                o is not tr
+                and o.name == BACK
+                and len(o.sightings) > len(tr.sightings)
+                and any(
+                    abs(os.t - s.t) < 1e-6 and math.hypot(os.x - s.x, os.y - s.y) <= lim
+                    for os in o.sightings
+                )
+                for o in self._tracks
+            )
+            for s in tr.sightings
+        )
 
     def _leaving(self, tr: _Track, card: float) -> bool:
         """A back first seen beside the draw pile, moving straight away from it.
@@ -1351,7 +1398,13 @@ class Watcher:
                 tr.id in top.ids
                 or (
                     tr.name in top.cards
-                    and (tr.played or (tr.first_in_discard and tr.first_t >= top.t))
+                    and (
+                        tr.played
+                        or (
+                            tr.first_t >= top.t
+                            and (tr.first_in_discard or self._carried_off(tr, top, card))
+                        )
+                    )
                 )
             ):
                 top.left = True  # one of its cards was seen carried away
@@ -1367,6 +1420,20 @@ class Watcher:
                 if not top.left:
                     return True
         return False
+
+    @staticmethod
+    def _carried_off(tr: _Track, top: _PileEntry, card: float) -> bool:
+        """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
+
+        A card lifted off the pile is hidden by the hand until it is clear of it, and
+        a copy of its face lying under it may take over its track meanwhile.
+        """
+        if len(tr.sightings) < 2:
+            return False
+        first, last = tr.sightings[0], tr.sightings[-1]
+        d0 = min(math.hypot(first.x - x, first.y - y) for x, y in top.spots)
+        d1 = min(math.hypot(last.x - x, last.y - y) for x, y in top.spots)
+        return d0 <= 1.5 * card and d1 >= d0 + 0.3 * card
 
     def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self._pile) < 2:

@@ -101,6 +101,34 @@ def test_nothing_new_until_the_pile_has_lain_still() -> None:
     assert colors.new_colors((160, 120), 60, since=1.0) is None  # not still since then
 
 
+def test_a_card_on_its_own_colour_changes_the_picture_more_than_its_ink() -> None:
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (60, 90, 120), np.uint8)  # brown wood
+    yellow, white = (30, 210, 230), (235, 235, 235)
+    old = table.copy()
+    old[cy - 25 : cy + 25, cx - 17 : cx + 17] = yellow
+    old[cy - 12 : cy + 12, cx - 10 : cx - 2] = white  # its oval, off to the left
+    for i in range(12):
+        colors.update(old, i / 30)
+    new = old.copy()
+    new[cy - 25 : cy + 25, cx - 17 : cx + 17] = yellow  # a yellow card squarely on it
+    new[cy - 12 : cy + 12, cx + 2 : cx + 10] = white  # its oval, off to the right
+    colors.update(new, 0.5)
+    ink = colors.new_colors((cx, cy), 15, since=0.1, hands=False)
+    changed = colors.changed_area((cx, cy), 15, since=0.1, hands=False)
+    assert ink is not None and changed is not None
+    # Little new yellow (only where the old oval was), twice as much changed.
+    new_yellow = sum(p.area for p in ink if p.color == "yellow")
+    assert new_yellow > 0.0 and changed > 1.8 * new_yellow
+    # Nothing new at all: nothing changed.
+    colors.update(old, 0.6)
+    assert colors.changed_area((cx, cy), 15, since=0.1) == 0.0
+    # Without a still picture since then, it cannot tell.
+    assert colors.changed_area((cx, cy), 15, since=1.0) is None
+
+
 def _replay_plays(video: RenderResult, read_fan_colors: bool) -> list[dict[str, object]]:
     layout = TableLayout.load(str(video.path) + ".layout.json")
     # The oracle never reports a card less than half uncovered: a fan's lower cards
