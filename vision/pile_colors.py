@@ -48,16 +48,14 @@ Image = npt.NDArray[np.uint8]
 
 CARD_ASPECT = 0.64  # a card's short side over its long side
 
-# Card ink per colour: OpenCV hue (0..180) range, and the saturation, brightness and
-# saturation + brightness it has at least. Wood and skin are orange (hue 3-17); skin
-# in shadow comes near red, but is darker and duller than red ink; light wood and
-# skin in warm light come near yellow (hue 20-23, saturation ~135, brightness ~100),
-# but yellow ink is both vivid and bright.
-_INKS: tuple[tuple[int, int, int, int, int], ...] = (
-    (168, 183, 120, 100, 0),  # red, wrapping round past 180 to hue 3
-    (19, 35, 90, 90, 300),  # yellow
-    (42, 88, 60, 60, 0),  # green
-    (94, 132, 60, 60, 0),  # blue
+# Card ink per colour: OpenCV hue (0..180) range, and the saturation and brightness
+# it has at least. Wood and skin are orange (hue 3-17); skin in shadow comes near
+# red, but is darker and duller than red ink.
+_INKS: tuple[tuple[int, int, int, int], ...] = (
+    (168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
+    (19, 35, 90, 90),  # yellow
+    (42, 88, 60, 60),  # green
+    (94, 132, 60, 60),  # blue
 )
 
 
@@ -75,8 +73,8 @@ def _color_map_of_hsv(hsv: Image) -> npt.NDArray[np.uint8]:
     h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
     h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
     cat = np.zeros(h.shape, np.uint8)
-    for k, (lo, hi, s_min, v_min, sv_min) in enumerate(_INKS, start=1):
-        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min) & (s + v >= sv_min)] = k
+    for k, (lo, hi, s_min, v_min) in enumerate(_INKS, start=1):
+        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min)] = k
     return cat
 
 

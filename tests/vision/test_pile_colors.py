@@ -6,7 +6,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -85,23 +84,6 @@ def test_a_fans_lower_cards_show_as_new_colors_beside_the_top(video: RenderResul
         lower = {c.split("-")[0] for c in cards[:-1]}
         # Every lower card's colour is seen beside the top card, and nothing else is.
         assert beside - {top_color} == lower, (play, patches)
-
-
-def test_light_wood_and_skin_in_warm_light_are_no_yellow_ink() -> None:
-    hsv = np.array(
-        [
-            [
-                [21, 131, 100],  # light wood (a rendered table)
-                [21, 140, 105],  # a hand over the pile, lit alike
-                [25, 250, 245],  # yellow ink
-                [25, 240, 150],  # yellow ink in a dim light
-                [27, 150, 230],  # yellow ink, worn and glossy
-            ]
-        ],
-        np.uint8,
-    )
-    bgr = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    assert color_map(bgr).tolist() == [[0, 0, 2, 2, 2]]
 
 
 def test_nothing_new_until_the_pile_has_lain_still() -> None:
