@@ -48,14 +48,17 @@ Image = npt.NDArray[np.uint8]
 
 CARD_ASPECT = 0.64  # a card's short side over its long side
 
-# Card ink per colour: OpenCV hue (0..180) range, and the saturation and brightness
-# it has at least. Wood and skin are orange (hue 3-17); skin in shadow comes near
-# red, but is darker and duller than red ink.
-_INKS: tuple[tuple[int, int, int, int], ...] = (
-    (168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
-    (19, 35, 90, 90),  # yellow
-    (42, 88, 60, 60),  # green
-    (94, 132, 60, 60),  # blue
+# Card ink per colour: the colour's number (1 + its index in ``COLORS``), an OpenCV
+# hue (0..180) range, and the saturation and brightness it has at least. Skin is
+# orange (hue 9-14 in any light) and less saturated; skin in shadow comes near red,
+# but is darker and duller than red ink. A yellow card in warm light, or printed
+# towards orange, goes down to hue 15, where only vivid, bright pixels are its ink.
+_INKS: tuple[tuple[int, int, int, int, int], ...] = (
+    (1, 168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
+    (2, 19, 35, 90, 90),  # yellow
+    (2, 15, 18, 170, 120),  # yellow towards orange
+    (3, 42, 88, 60, 60),  # green
+    (4, 94, 132, 60, 60),  # blue
 )
 
 
@@ -73,7 +76,7 @@ def _color_map_of_hsv(hsv: Image) -> npt.NDArray[np.uint8]:
     h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
     h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
     cat = np.zeros(h.shape, np.uint8)
-    for k, (lo, hi, s_min, v_min) in enumerate(_INKS, start=1):
+    for k, lo, hi, s_min, v_min in _INKS:
         cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min)] = k
     return cat
 

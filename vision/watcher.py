@@ -191,6 +191,7 @@ class WatcherConfig:
     twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
     lost_arrival_s: float = 1.5  # a heap box reading as a card lost on its way this long ago
     beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
+    below_gap_s: float = 0.4  # the card below unseen this long: its wait starts again
 
 
 class PileColorProbe(Protocol):
@@ -255,6 +256,7 @@ class _Track:
     pending_since: float | None = None  # came to rest as a play candidate
     drawn: bool = False  # its draw event was emitted
     handed_on: bool = False  # a later sighting of the same drawn card carries it on
+    seen_before: int = 0  # sightings of the drawn card's tracks it carries on
     last_name: str = ""  # the face its latest detection gave
     faces: set[str] = field(default_factory=set)  # every face it was ever read as
     looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
@@ -359,6 +361,7 @@ class Watcher:
         self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
+        self._below_seen_t = -math.inf
         self._play_is_last = False  # the watcher's last event is a play it may amend
         self._pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
         # Backs carried from a seat onto the discard pile, kept a while after they are
@@ -597,6 +600,7 @@ class Watcher:
             tr.first_in_draw = True
             tr.first_xy = best.first_xy
             tr.drawn = best.drawn  # one card, one draw
+            tr.seen_before = len(best.sightings) + best.seen_before
             best.handed_on = True
 
     def _observe(self, tr: _Track, det: _Det, t: float) -> None:
@@ -1310,6 +1314,10 @@ class Watcher:
         for tr in self._tracks:
             if tr.drawn or tr.handed_on or tr.name != BACK:
                 continue
+            if len(tr.sightings) + tr.seen_before < 2:
+                # One look cannot tell a card on its way from a dark thing read once
+                # as a back.
+                continue
             if not (tr.first_in_draw or self._leaving(tr, card)):
                 continue
             x, y = tr.xy
@@ -1457,10 +1465,14 @@ class Watcher:
             and (tr.id not in top.ids or top.left)
         ]
         if not below_tracks:
-            self._below_since = None
+            # The card below may blink (a pile card half lit, or read now and then as
+            # the heap): a missed frame or two does not start its wait again.
+            if self._below_since is not None and t - self._below_seen_t > self.cfg.below_gap_s:
+                self._below_since = None
             return []
         if self._below_since is None:
             self._below_since = t
+        self._below_seen_t = t
         # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
         # while, or read it as the one below): three times as long.
         wait = self.cfg.undo_s if top.left else 3 * self.cfg.undo_s

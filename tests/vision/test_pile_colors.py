@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -84,6 +85,20 @@ def test_a_fans_lower_cards_show_as_new_colors_beside_the_top(video: RenderResul
         lower = {c.split("-")[0] for c in cards[:-1]}
         # Every lower card's colour is seen beside the top card, and nothing else is.
         assert beside - {top_color} == lower, (play, patches)
+
+
+def test_a_yellow_card_in_warm_light_is_yellow_ink_and_skin_is_none() -> None:
+    from vision.render.hands import SKIN_TONES
+
+    # Every skin tone the renderer draws, under the warmest light it casts.
+    warm = np.array([0.93, 1.0, 1.07], np.float32)
+    skin = np.array([[np.clip(np.array(t) * warm, 0, 255) for t in SKIN_TONES]], np.uint8)
+    assert color_map(skin).tolist() == [[0] * len(SKIN_TONES)]
+    # Yellow printed towards orange (hue 16-17), as on some rendered cards.
+    orange_yellow = cv2.cvtColor(
+        np.array([[[16, 220, 200], [17, 180, 190]]], np.uint8), cv2.COLOR_HSV2BGR
+    )
+    assert color_map(orange_yellow).tolist() == [[2, 2]]
 
 
 def test_nothing_new_until_the_pile_has_lain_still() -> None:

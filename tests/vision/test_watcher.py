@@ -266,6 +266,19 @@ def test_taking_the_card_back_is_an_undo() -> None:
     assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
 
 
+def test_taking_the_card_back_is_an_undo_while_the_card_below_blinks() -> None:
+    # The card below shows again, but the recogniser sees it only every third frame.
+    table = started("green-4")
+    table.bring(["green-8"], SEAT_EDGE["Bob"])
+    table.still(30)
+    table.take_back(SEAT_EDGE["Bob"])
+    table.still(45)
+    for i in range(len(table.frames) - 50, len(table.frames)):
+        if i % 3:
+            table.frames[i] = [d for d in table.frames[i] if d[0] != "green-4"]
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
+
+
 def test_taking_back_the_second_copy_of_a_face_is_an_undo() -> None:
     table = started("green-4")
     table.bring(["red-4"], SEAT_EDGE["Bob"])
@@ -429,6 +442,15 @@ def test_a_drawn_card_boxed_twice_for_a_frame_is_one_draw() -> None:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     table.frames[start + 3].append(det("back", cx + 14.0, cy - 4.0, 0.43))
     assert kinds(feed(table))[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_a_back_seen_once_beside_the_draw_pile_is_no_draw() -> None:
+    # A dark card or a hand read as a back for one frame, 1.3 card lengths off the pile.
+    table = started()
+    table.still(5)
+    table.frames[-3].append(det("back", DRAW[0] + 80.0, DRAW[1] - 55.0, 0.6))
+    table.still(20)
+    assert kinds(feed(table))[1:] == []
 
 
 def test_two_cards_drawn_one_after_the_other_are_two_draws() -> None:
