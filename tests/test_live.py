@@ -376,3 +376,31 @@ def test_a_take_back_seen_after_a_ruling_is_left_to_the_referee() -> None:
     assert sent == [play]
     assert runner.takebacks_held == 1
     assert runner.status()["recognition"]["takeback_held_s_ago"] >= 0
+
+
+def test_a_starter_sent_back_to_the_deck_empties_the_watcher_s_pile() -> None:
+    """A Wild Draw Four turned up as the starter goes back: the tracker takes the flip
+    and waits for another (no top card), so the watcher starts its pile again."""
+
+    class Pile:
+        def __init__(self) -> None:
+            self.resets = 0
+
+        def reset(self) -> None:
+            self.resets += 1
+
+        def play_refused(self) -> None:
+            raise AssertionError("nothing was refused")
+
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
+    tops = iter([None, {"card": "red-7"}])
+
+    def submit(event: dict[str, object], source: str) -> dict[str, object]:
+        return {"ok": True, "state": {"top": next(tops)}}
+
+    runner.submit = submit
+    watcher = Pile()
+    runner._submit_events([{"type": "flip", "card": "wild-draw4"}], watcher, None, 1.0)
+    assert watcher.resets == 1
+    runner._submit_events([{"type": "flip", "card": "red-7"}], watcher, None, 3.0)
+    assert watcher.resets == 1

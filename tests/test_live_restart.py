@@ -47,6 +47,7 @@ class Server:
             self.output.append(line)
             if line.startswith("Spectators: "):
                 self.url = line.split(": ", 1)[1].strip().rstrip("/")
+            if line.startswith("Referee token: "):  # printed last, after the links
                 break
         else:
             raise RuntimeError("server did not start:\n" + "".join(self.output))

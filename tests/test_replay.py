@@ -199,3 +199,37 @@ def test_a_take_back_after_a_ruling_is_held_back_not_undone(tmp_path: Path) -> N
     held = [r for r in res.records if r.get("held_back")]
     assert len(held) == 1 and held[0]["event"] == {"type": "undo"}
     assert held[0]["applied"] is False and held[0]["t"] > truth[-1]["t"]
+
+
+def test_a_wild_draw_four_starter_goes_back_and_the_next_card_is_the_flip(
+    tmp_path: Path,
+) -> None:
+    """The official rules return a Wild Draw Four turned up as the starter to the deck:
+    the tracker waits for another flip, and the watcher, told so, reports the next
+    card turned up as that flip (a play then would be refused, and every event after)."""
+    from uno_table.replay import load_log, replay_video
+    from vision.calibration import TableLayout
+    from vision.synth_video import OracleDetector, render_video
+
+    log = [
+        {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
+        {"type": "flip", "card": "wild-draw4"},
+        {"type": "flip", "card": "red-7"},
+        {"type": "play", "player": "Ann", "card": "red-3"},
+    ]
+    video = render_video(log, tmp_path / "starter.mp4", seed=5, pass_over_prob=0.0).path
+    truth = load_log(str(video) + ".truth.jsonl")
+    res = replay_video(
+        video,
+        players=["Ann", "Bob"],
+        layout=TableLayout.load(str(video) + ".layout.json"),
+        recognizer=OracleDetector(str(video) + ".boxes.jsonl", drop=0.0, mislabel=0.0),
+        round_event=truth[0],
+        referee=truth,
+    )
+    camera = [r for r in res.records if r["event"]["type"] != "round"]
+    assert [(r["event"], r["verdict"]["ok"]) for r in camera] == [
+        ({"type": "flip", "card": "wild-draw4"}, True),
+        ({"type": "flip", "card": "red-7"}, True),
+        ({"type": "play", "card": "red-3", "player": "Ann"}, True),
+    ]

@@ -342,8 +342,18 @@ class LiveRunner:
             self._set(available=True, message=f"could not submit an event: {exc}")
             return
         self.events_submitted += 1
-        if event.get("type") == "play" and not verdict.get("ok") and watcher is not None:
+        if watcher is None:
+            return
+        if event.get("type") == "play" and not verdict.get("ok"):
             watcher.play_refused()
+        elif (
+            event.get("type") == "flip"
+            and verdict.get("ok")
+            and (verdict.get("state") or {}).get("top") is None
+        ):
+            # The starter went back into the deck (a Wild Draw Four): the pile is
+            # empty again and the next card turned up is the flip.
+            watcher.reset()
 
     def _submit_events(
         self, events: list[dict[str, Any]], watcher: Any, script: Any, t: float

@@ -303,6 +303,10 @@ def replay_video(
             verdict = apply(ev, t, index, t_emit, "camera")
             if ev.get("type") in ("play", "flip") and not verdict.ok:
                 watcher.play_refused()
+            elif ev.get("type") == "flip" and verdict.state.get("top") is None:
+                # The starter went back into the deck (a Wild Draw Four): the pile is
+                # empty again and the next card turned up is the flip.
+                watcher.reset()
 
     start = time.perf_counter()
     if not realtime:

@@ -110,8 +110,10 @@ class PileColors:
         changed_px: int = 12,
         history: int = 8,
         recent_s: float = 3.0,
+        max_shake_px: float = 8.0,
     ) -> None:
         self.layout = layout
+        self.max_shake_px = max_shake_px
         self.scale = scale
         self.settle_s = settle_s
         self.changed_delta = changed_delta
@@ -163,6 +165,10 @@ class PileColors:
         lighting; specks and slivers (noise, an edge) are opened away."""
         now_lab, before_lab = now.lab.astype(np.float32), before.lab.astype(np.float32)
         (dx, dy), _ = cv2.phaseCorrelate(before_lab[..., 0], now_lab[..., 0])
+        if math.hypot(dx, dy) > self.max_shake_px * self.scale:
+            # No camera shakes that much: the match followed something that moved
+            # (a card carried across a plain table), not the picture.
+            dx = dy = 0.0
         h, w = now.colors.shape
         m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         past = cv2.warpAffine(before_lab, m, (w, h), borderMode=cv2.BORDER_REPLICATE)

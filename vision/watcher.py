@@ -192,6 +192,7 @@ class WatcherConfig:
     lost_arrival_s: float = 1.5  # a heap box reading as a card lost on its way this long ago
     beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
     below_gap_s: float = 0.4  # the card below unseen this long: its wait starts again
+    blind_undo_s: float = 1.0  # the top card carried off, nothing on the pile: undo
 
 
 class PileColorProbe(Protocol):
@@ -1327,7 +1328,7 @@ class Watcher:
             # A back that ends on the discard pile is a card being turned up, not drawn.
             if self.layout.discard.contains(x, y):
                 continue
-            if far or (gone and away >= 0.8 * card and not self._second_box(tr, card)):
+            if (far or (gone and away >= 0.8 * card)) and not self._second_box(tr, card):
                 tr.drawn = True
                 seat = self._seat_of_draw(x, y, dcx, dcy)
                 ev: dict[str, object] = {"type": "draw"}
@@ -1340,7 +1341,8 @@ class Watcher:
         """Was this back only ever seen beside a back tracked longer, at the same moments?
 
         A card in a hand may be boxed twice for a frame (whole, and with the fingers
-        over it); the second box, lost at once, is that card, not a draw of its own.
+        over it); the second box, lost at once (or taken for the drawn card seen again
+        farther out), is that card, not a draw of its own.
         """
         lim = 0.4 * card
         return all(
@@ -1469,6 +1471,12 @@ class Watcher:
             # the heap): a missed frame or two does not start its wait again.
             if self._below_since is not None and t - self._below_seen_t > self.cfg.below_gap_s:
                 self._below_since = None
+            if top.left and t - self._top_seen_t >= self.cfg.blind_undo_s:
+                zone = self.layout.discard
+                if not any(tr.last_t == t and zone.contains(*tr.xy) for tr in self._tracks):
+                    # Seen carried off, and the recogniser sees nothing on the pile
+                    # (it may miss the card below, a wild on a dark heap): taken back.
+                    return self._take_back(top, [], t)
             return []
         if self._below_since is None:
             self._below_since = t
@@ -1478,6 +1486,12 @@ class Watcher:
         wait = self.cfg.undo_s if top.left else 3 * self.cfg.undo_s
         if t - self._top_seen_t < wait or t - self._below_since < self.cfg.rest_s:
             return []
+        return self._take_back(top, below_tracks, t)
+
+    def _take_back(
+        self, top: _PileEntry, below_tracks: list[_Track], t: float
+    ) -> list[dict[str, object]]:
+        """The top play was taken back: an ``undo``, unless the tracker refused it."""
         self._pile.pop()
         self._top_seen_t = t
         self._pile_changed_t = t

@@ -101,6 +101,25 @@ def test_a_yellow_card_in_warm_light_is_yellow_ink_and_skin_is_none() -> None:
     assert color_map(orange_yellow).tolist() == [[2, 2]]
 
 
+def test_a_card_carried_across_a_plain_table_is_not_taken_for_camera_shake() -> None:
+    # On a plain table the card is all there is to match: the shift that lines the two
+    # pictures up best is the card's way, not the camera's.
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (190, 190, 185), np.uint8)  # light grey cloth
+    before = table.copy()
+    before[cy - 60 : cy - 10, cx + 10 : cx + 44] = (40, 40, 220)  # the red card, in the hand
+    for i in range(12):
+        colors.update(before, i / 30)
+    after = table.copy()
+    after[cy - 25 : cy + 25, cx - 17 : cx + 17] = (40, 40, 220)  # put down on the pile
+    colors.update(after, 0.5)
+    ink = colors.new_colors((cx, cy), 15, since=0.1, hands=False)
+    assert ink is not None
+    assert sum(p.area for p in ink if p.color == "red") > 0.2
+
+
 def test_nothing_new_until_the_pile_has_lain_still() -> None:
     layout = TableLayout.default(320, 240, 2)
     colors = PileColors(layout)

@@ -279,6 +279,25 @@ def test_taking_the_card_back_is_an_undo_while_the_card_below_blinks() -> None:
     assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
 
 
+def test_a_card_carried_off_a_pile_the_recogniser_cannot_see_is_an_undo() -> None:
+    # The card below (a wild on a dark heap) is never boxed again once uncovered.
+    table = started("wild")
+    table.bring(["green-8"], SEAT_EDGE["Bob"])
+    table.still(30)
+    lifted = len(table.frames)
+    table.take_back(SEAT_EDGE["Bob"])
+    table.still(45)
+    for i in range(lifted, len(table.frames)):
+        table.frames[i] = [d for d in table.frames[i] if d[0] != "wild"]
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play", "undo"]
+    # Lost from sight on the pile, never seen carried off: no undo (it may be covered).
+    table = started("wild")
+    table.bring(["green-8"], SEAT_EDGE["Bob"])
+    table.still(30)
+    table.still(45, covered=True)
+    assert [e["type"] for e in kinds(feed(table))] == ["flip", "play"]
+
+
 def test_taking_back_the_second_copy_of_a_face_is_an_undo() -> None:
     table = started("green-4")
     table.bring(["red-4"], SEAT_EDGE["Bob"])
