@@ -5,7 +5,9 @@
 Renders (once, into the git-ignored .cache/bench-watcher/) legal games from the
 tracker's simulator with 3 to 5 players, acted out at 640x480, 30 frames/s, with
 hands, retractions, hands passing over the piles, noise, lighting changes and
-shake. Seeds 101.. are used here only; the watcher was tuned on seeds 1-19.
+shake. Seeds 101-106 (the test videos, the default) and 201-212 (twelve more held out:
+``--first-seed 201 --videos 12 --model-videos 12``) are used here only; the watcher
+was tuned on seeds 1-100 and 107-114.
 
 Figures, each video replayed through source -> recogniser -> watcher -> tracker:
 
@@ -252,6 +254,12 @@ def model_figures(out: dict[str, Any], videos: list[Path], n_videos: int) -> Non
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--videos", type=int, default=6, help="videos for the oracle figures")
+    ap.add_argument(
+        "--first-seed",
+        type=int,
+        default=101,
+        help="seed of the first video (101: the test videos; 201: twelve more held out)",
+    )
     ap.add_argument("--turns", type=int, default=40, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=6, help="videos for the model figures")
     ap.add_argument("--no-model", action="store_true", help="skip the trained recogniser")
@@ -262,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-bench.json"))
     args = ap.parse_args(argv)
-    seeds = [101 + i for i in range(args.videos)]
+    seeds = [args.first_seed + i for i in range(args.videos)]
     print(f"rendering/reusing {len(seeds)} videos in {CACHE}", flush=True)
     videos = [video_for(s, args.turns) for s in seeds]
     out: dict[str, Any] = {"videos": [v.name for v in videos], "fps": 30, "size": "640x480"}
