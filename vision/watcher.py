@@ -18,7 +18,8 @@ How it decides, in short:
 * A face-down card (``back``) leaving the draw pile towards a seat is a ``draw``
   for that seat.
 * When the top card has vanished and the card below it is visible again, at rest,
-  the play is retracted: ``undo``.
+  the play is retracted: ``undo`` (also when the top card was seen carried off and
+  nothing at all shows on the pile: the recogniser may miss the card below).
 * A recogniser misreads pile cards (a top card boxed with the heap under it), so a
   face that alternates with a pile card's at its place, replaces it with no hand
   between, or belongs to a track once read as that pile card is no new card. Cards
@@ -31,7 +32,8 @@ How it decides, in short:
   :class:`vision.pile_colors.PileColors`), the picture has its say: a card colour
   that came onto the pile beside a play's top card is a lower card of the fan, of
   the play's value; a lower card read from boxes whose colour came nowhere there is
-  the heap misread; and a card seen where no ink of its colour came is no play.
+  the heap misread; and a card seen where no ink of its colour came is no play
+  (one put on its own colour needs only a changed middle).
 
 >>> from vision.calibration import TableLayout
 >>> from vision.detections import Detections
