@@ -170,13 +170,31 @@ def test_real_time_replay_keeps_the_camera_pace(tmp_path: Path) -> None:
     assert all("t_emit" in r for r in res.records[1:] if r.get("source") is None)
 
 
-def test_a_take_back_after_a_ruling_is_held_back_not_undone(tmp_path: Path) -> None:
-    """Ann's wild has its colour named by the referee, then the wild is taken back:
-    an ``undo`` would take back the ruling, so the replay records it as held back."""
+def replay_scripted(
+    log: list[dict[str, Any]], path: Path, seed: int
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Render ``log`` acted out (no hands passing over) and replay it with the oracle,
+    the referee's rulings taken from the truth; the replay's result and the truth."""
     from uno_table.replay import load_log, replay_video
     from vision.calibration import TableLayout
     from vision.synth_video import OracleDetector, render_video
 
+    video = render_video(log, path, seed=seed, pass_over_prob=0.0).path
+    truth = load_log(str(video) + ".truth.jsonl")
+    res = replay_video(
+        video,
+        players=list(truth[0]["players"]),
+        layout=TableLayout.load(str(video) + ".layout.json"),
+        recognizer=OracleDetector(str(video) + ".boxes.jsonl", drop=0.0, mislabel=0.0),
+        round_event=truth[0],
+        referee=truth,
+    )
+    return res, truth
+
+
+def test_a_take_back_after_a_ruling_is_held_back_not_undone(tmp_path: Path) -> None:
+    """Ann's wild has its colour named by the referee, then the wild is taken back:
+    an ``undo`` would take back the ruling, so the replay records it as held back."""
     log = [
         {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
         {"type": "flip", "card": "red-7"},
@@ -184,16 +202,7 @@ def test_a_take_back_after_a_ruling_is_held_back_not_undone(tmp_path: Path) -> N
         {"type": "color", "color": "blue"},
         {"type": "undo"},
     ]
-    video = render_video(log, tmp_path / "takeback.mp4", seed=4, pass_over_prob=0.0).path
-    truth = load_log(str(video) + ".truth.jsonl")
-    res = replay_video(
-        video,
-        players=["Ann", "Bob"],
-        layout=TableLayout.load(str(video) + ".layout.json"),
-        recognizer=OracleDetector(str(video) + ".boxes.jsonl", drop=0.0, mislabel=0.0),
-        round_event=truth[0],
-        referee=truth,
-    )
+    res, truth = replay_scripted(log, tmp_path / "takeback.mp4", seed=4)
     applied = [r["event"] for r in res.records if r.get("verdict") and r["verdict"]["ok"]]
     assert [e["type"] for e in applied] == ["round", "flip", "play", "color"]
     held = [r for r in res.records if r.get("held_back")]
@@ -207,26 +216,13 @@ def test_a_wild_draw_four_starter_goes_back_and_the_next_card_is_the_flip(
     """The official rules return a Wild Draw Four turned up as the starter to the deck:
     the tracker waits for another flip, and the watcher, told so, reports the next
     card turned up as that flip (a play then would be refused, and every event after)."""
-    from uno_table.replay import load_log, replay_video
-    from vision.calibration import TableLayout
-    from vision.synth_video import OracleDetector, render_video
-
     log = [
         {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
         {"type": "flip", "card": "wild-draw4"},
         {"type": "flip", "card": "red-7"},
         {"type": "play", "player": "Ann", "card": "red-3"},
     ]
-    video = render_video(log, tmp_path / "starter.mp4", seed=5, pass_over_prob=0.0).path
-    truth = load_log(str(video) + ".truth.jsonl")
-    res = replay_video(
-        video,
-        players=["Ann", "Bob"],
-        layout=TableLayout.load(str(video) + ".layout.json"),
-        recognizer=OracleDetector(str(video) + ".boxes.jsonl", drop=0.0, mislabel=0.0),
-        round_event=truth[0],
-        referee=truth,
-    )
+    res, _ = replay_scripted(log, tmp_path / "starter.mp4", seed=5)
     camera = [r for r in res.records if r["event"]["type"] != "round"]
     assert [(r["event"], r["verdict"]["ok"]) for r in camera] == [
         ({"type": "flip", "card": "wild-draw4"}, True),
