@@ -195,6 +195,8 @@ class WatcherConfig:
     beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
     below_gap_s: float = 0.4  # the card below unseen this long: its wait starts again
     blind_undo_s: float = 1.0  # the top card carried off, nothing on the pile: undo
+    fan_width: float = 0.9  # cards carried in this near each other may be one fan
+    fan_travel: float = 0.3  # ... when both went this far together
 
 
 class PileColorProbe(Protocol):
@@ -897,6 +899,7 @@ class Watcher:
             return []
         group = [tr for tr in self._tracks if tr.pending_since is not None]
         group += [tr for tr in waiting if len(tr.sightings) >= 3 and zone.contains(*tr.xy)]
+        group = self._riders(group, t, card) + group  # lower cards: first on a tie
         group = self._one_value(group, t)
         if self._no_new_ink(group, t, card):
             for tr in group:
@@ -904,6 +907,56 @@ class Watcher:
                 tr.played = True  # a card seen where nothing was put: a misreading
             return []
         return [self._commit(group, t, card)]
+
+    def _riders(self, group: list[_Track], t: float, card: float) -> list[_Track]:
+        """Lower cards of a fan lost from sight on the way in: cards of the play's value
+        carried in beside one of its cards (seen at the same moments, a fan's width
+        apart, going the same way) until the top card or the hand hid them.
+        """
+        if not group:
+            return []
+        value = card_value(max(group, key=lambda tr: self._seen(tr, t)).name)
+        faces = {tr.name for tr in group}
+        riders = [
+            tr
+            for tr in self._tracks
+            if tr not in group
+            and tr.name not in faces  # the same face: most likely one card boxed twice
+            and not tr.played
+            and tr.pending_since is None
+            and tr.was_outside_discard
+            and tr.name != BACK
+            and card_value(tr.name) == value
+            and tr.name_share() >= 0.6
+            and t - tr.last_t <= self.cfg.fan_s
+            and any(self._carried_beside(tr, g, card) for g in group)
+        ]
+        # One card lost and found again on the way is two tracks: keep its latest.
+        latest = {tr.name: tr for tr in sorted(riders, key=lambda tr: tr.last_t)}
+        return list(latest.values())
+
+    def _carried_beside(self, tr: _Track, other: _Track, card: float) -> bool:
+        """Were ``tr`` and ``other`` carried together: seen at two moments or more,
+        at the last two a fan's step (a fifth of a card) to ``fan_width`` apart
+        (coming into the picture, a card is boxed by the part of it in sight), each
+        going ``fan_travel`` or farther the same way?"""
+        at = {s.t: s for s in other.sightings}
+        pairs = [(s, at[s.t]) for s in tr.sightings if s.t in at]
+        if len(pairs) < 2:
+            return False
+        if any(
+            not 0.2 * card <= math.hypot(a.x - b.x, a.y - b.y) <= self.cfg.fan_width * card
+            for a, b in pairs[-2:]
+        ):
+            return False  # too far apart for one fan, or one card boxed twice
+        (a0, b0), (a1, b1) = pairs[0], pairs[-1]
+        ax, ay, bx, by = a1.x - a0.x, a1.y - a0.y, b1.x - b0.x, b1.y - b0.y
+        travel = self.cfg.fan_travel * card
+        return (
+            math.hypot(ax, ay) >= travel
+            and math.hypot(bx, by) >= travel
+            and math.hypot(ax - bx, ay - by) <= 0.5 * math.hypot(bx, by)
+        )
 
     def _one_value(self, group: list[_Track], t: float) -> list[_Track]:
         """The cards of ``group`` that share the value of its best-seen card, once each.

@@ -639,6 +639,29 @@ def test_a_card_lost_from_sight_on_its_way_is_no_play() -> None:
     assert kinds(feed(table))[1:] == []
 
 
+@pytest.mark.parametrize(
+    ("lower", "spread", "cards"),
+    [
+        ("yellow-2", 30.0, ["yellow-2", "green-2"]),  # a fan's lower card, hidden on the way
+        ("yellow-7", 30.0, ["green-2"]),  # another value: not one play with it
+        ("green-2", 4.0, ["green-2"]),  # the same card boxed twice
+    ],
+)
+def test_a_card_carried_in_beside_a_play_and_hidden_on_the_way_is_part_of_it(
+    lower: str, spread: float, cards: list[str]
+) -> None:
+    table = started("blue-5")
+    table.bring([lower, "green-2"], SEAT_EDGE["Cy"], spread=spread)
+    for frame in table.frames[-8:]:  # under the top card (and the hand) before it lands
+        frame.remove(next(d for d in frame if d[0] == lower))
+    table.pile[-1] = [("green-2", *CENTER)]
+    table.still(20)
+    play = {"type": "play", "player": "Cy"} | (
+        {"card": cards[0]} if len(cards) == 1 else {"cards": cards}
+    )
+    assert kinds(feed(table))[1:] == [play]
+
+
 def test_a_card_lost_at_the_pile_is_a_play_if_read_surely_or_steadily() -> None:
     def lost_at_pile(conf: float, frames: int = 15) -> list[dict[str, object]]:
         table = started("blue-5")
@@ -1023,14 +1046,16 @@ def test_a_card_lost_in_flight_is_not_found_again_in_another_colour() -> None:
     # Cy's yellow 0 is lost from sight in flight, beside the green 0 it comes with;
     # then a second box of the green 0, read as a green skip, shows near where the
     # yellow card was heading. That box is no yellow card landing: no second play.
-    # (Without a picture to read its colour, the yellow 0 itself goes unread.)
+    # (The yellow 0 is read as the lower card it is: carried in beside the green.)
     table = started("green-5")
     table.bring(["yellow-0", "green-0"], SEAT_EDGE["Cy"], spread=26.0)
     drop_card(table, "yellow-0", 8)
     table.pile[-1] = [("green-0", CENTER[0] + 13, CENTER[1])]
     table.still(2)
     table.still(20, extra=[det("green-skip", CENTER[0] + 13, CENTER[1] + 2, conf=0.6)])
-    assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-0", "player": "Cy"}]
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "cards": ["yellow-0", "green-0"], "player": "Cy"}
+    ]
 
 
 def green_on_blue_5(card: str, around: list[ColorPatch]) -> list[dict[str, object]]:
