@@ -5,9 +5,10 @@
 Renders (once, into the git-ignored .cache/bench-watcher/) legal games from the
 tracker's simulator with 3 to 5 players, acted out at 640x480, 30 frames/s, with
 hands, retractions, hands passing over the piles, noise, lighting changes and
-shake. Seeds 101-106 (the test videos, the default) and 201-212 (twelve more held out:
-``--first-seed 201 --videos 12 --model-videos 12``) are used here only; the watcher
-was tuned on seeds 1-100 and 107-114.
+shake. Seeds 101-106 (the test videos, the default), 201-212 (twelve more held out:
+``--first-seed 201 --videos 12 --model-videos 12``) and 401-424 (24 more:
+``--first-seed 401 --videos 24 --model-videos 24``) are used here only; the watcher
+was tuned on seeds 1-100 and 107-119 (and on 301-306, rendered with more take-backs).
 
 Figures, each video replayed through source -> recogniser -> watcher -> tracker:
 
@@ -258,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "--first-seed",
         type=int,
         default=101,
-        help="seed of the first video (101: the test videos; 201: twelve more held out)",
+        help="seed of the first video (101: the test videos; 201 and 401: more held out)",
     )
     ap.add_argument("--turns", type=int, default=40, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=6, help="videos for the model figures")
