@@ -94,6 +94,13 @@ def _mean(points: list[tuple[float, float]]) -> tuple[float, float]:
     return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
 
 
+def _same_moments(a: _Track, b: _Track) -> list[tuple[_Sighting, _Sighting]]:
+    """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
+    is the one value every track seen in it records)."""
+    at = {s.t: s for s in b.sightings}
+    return [(s, at[s.t]) for s in a.sightings if s.t in at]
+
+
 def _lying_still(points: list[tuple[float, float]], lim: float) -> bool:
     """Do the sightings ``points`` (in time order) keep to one place?
 
@@ -940,8 +947,7 @@ class Watcher:
         at the last two a fan's step (a fifth of a card) to ``fan_width`` apart
         (coming into the picture, a card is boxed by the part of it in sight), each
         going ``fan_travel`` or farther the same way?"""
-        at = {s.t: s for s in other.sightings}
-        pairs = [(s, at[s.t]) for s in tr.sightings if s.t in at]
+        pairs = _same_moments(tr, other)
         if len(pairs) < 2:
             return False
         if any(
@@ -1400,19 +1406,14 @@ class Watcher:
         farther out), is that card, not a draw of its own.
         """
         lim = 0.4 * card
-        return all(
-            any(
-                o is not tr
-                and o.name == BACK
-                and len(o.sightings) > len(tr.sightings)
-                and any(
-                    abs(os.t - s.t) < 1e-6 and math.hypot(os.x - s.x, os.y - s.y) <= lim
-                    for os in o.sightings
-                )
-                for o in self._tracks
-            )
-            for s in tr.sightings
-        )
+        beside = {
+            s.t
+            for o in self._tracks
+            if o is not tr and o.name == BACK and len(o.sightings) > len(tr.sightings)
+            for s, os in _same_moments(tr, o)
+            if math.hypot(os.x - s.x, os.y - s.y) <= lim
+        }
+        return all(s.t in beside for s in tr.sightings)
 
     def _leaving(self, tr: _Track, card: float) -> bool:
         """A back first seen beside the draw pile, moving straight away from it.
