@@ -120,6 +120,50 @@ def rendered_map(rec: CardRecognizer, n: int, seed: int) -> dict[str, float]:
     }
 
 
+def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str, float]]:
+    """Boxes (face or back, at the recogniser's own threshold) per card at least 30%
+    visible, on rendered table scenes and close-ups, with and without the inner-box
+    filter (``vision.box_filter``). A box counts for the card it overlaps most (IoU
+    >= 0.3); a box overlapping no card that much is a box on nothing."""
+    out: dict[str, dict[str, float]] = {}
+    styles = {
+        "table": SceneStyle(),
+        "close-up": SceneStyle(card_width=(0.2, 0.5), hand_prob=0.5, perspective=0.15),
+    }
+    for name, style in styles.items():
+        rng = np.random.default_rng(seed)
+        scenes = [compose_scene(rng, size=(480, 640), style=style) for _ in range(n)]
+        for drop in (False, True):
+            rec.drop_inner_boxes = drop
+            cards = extra = nothing = missed = 0
+            for scene in scenes:
+                truth = [
+                    np.clip(np.array(c.xyxy), 0, [640, 480, 640, 480])
+                    for c in scene.cards
+                    if c.visible >= 0.3
+                ]
+                hits = np.zeros(len(truth), int)
+                for d in rec.detect(scene.image):
+                    ious = _iou(np.array(d.box), np.array(truth)) if truth else np.zeros(0)
+                    if len(ious) and ious.max() >= 0.3:
+                        hits[int(ious.argmax())] += 1
+                    else:
+                        nothing += 1
+                cards += len(truth)
+                extra += int(np.clip(hits - 1, 0, None).sum())
+                missed += int((hits == 0).sum())
+            key = f"{name}, inner-box filter {'on' if drop else 'off'}"
+            out[key] = {
+                "scenes": float(n),
+                "cards": float(cards),
+                "second_boxes_per_card": extra / max(cards, 1),
+                "boxes_on_nothing_per_scene": nothing / max(n, 1),
+                "cards_unboxed": missed / max(cards, 1),
+            }
+    rec.drop_inner_boxes = True
+    return out
+
+
 def fps(rec: CardRecognizer, n_frames: int, rounds: int, seed: int) -> dict[str, float]:
     from ultralytics import YOLO
 
@@ -164,7 +208,9 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backend", default="auto")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["real", "map", "fps"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["real", "map", "boxes", "fps"]
+    )
     parser.add_argument("--json-out", type=Path, default=None)
     args = parser.parse_args()
 
@@ -214,6 +260,17 @@ def main() -> int:
             f"({time.perf_counter() - t:.0f} s)"
         )
         results["rendered"] = m
+
+    if "boxes" not in args.skip:
+        b = boxes_per_card(rec, args.scenes // 2, seed=515151)
+        for key, row in b.items():
+            print(
+                f"boxes per card, {key}: {row['cards']:.0f} cards, second boxes per card "
+                f"{row['second_boxes_per_card']:.3f}, boxes on nothing per scene "
+                f"{row['boxes_on_nothing_per_scene']:.3f}, cards unboxed "
+                f"{row['cards_unboxed']:.3f}"
+            )
+        results["boxes_per_card"] = b
 
     if "fps" not in args.skip:
         f = fps(rec, args.frames, args.rounds, seed=777)

@@ -24,6 +24,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.box_filter import inner_boxes_kept
+from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
 from vision.render.dataset import DETECTOR_CLASSES, order_card_corners, warp_crop
 from vision.yolo_env import MODELS_DIR
@@ -184,6 +186,30 @@ class DeckCalibration:
                 float(data["weight"]),
                 float(data["temperature"]),
             )
+
+
+#: In the model folder: a read-out fitted on real photos of several editions.
+HEAD_FILE = "head.npz"
+#: In the model folder: the user's deck, written by ``uno-table calibrate-deck``.
+DECK_FILE = "deck.npz"
+#: In the model folder: the classifier's own last layer, as a head (a fit starts there).
+CLASSIFIER_HEAD_FILE = "classifier-head.npz"
+
+
+def base_head(models_dir: Path | str | None = None) -> DeckHead:
+    """The read-out a deck fit starts from: ``head.npz`` when there, else the
+    classifier's own last layer."""
+    root = Path(models_dir) if models_dir is not None else MODELS_DIR
+    for name in (HEAD_FILE, CLASSIFIER_HEAD_FILE):
+        if (root / name).exists():
+            return DeckHead.load(root / name)
+    raise ModelFilesMissing(f"no {HEAD_FILE} or {CLASSIFIER_HEAD_FILE} in {root}")
+
+
+def is_deck_head(path: Path) -> bool:
+    """Whether a calibration file holds a :class:`DeckHead` (not older prototypes)."""
+    with np.load(path, allow_pickle=False) as data:
+        return "weight" in data
 
 
 def _normalise(x: F32) -> F32:
@@ -398,6 +424,7 @@ class CardRecognizer:
         iou: float = 0.5,
         calibration: DeckCalibration | None = None,
         backend: str = "onnx",
+        head: DeckHead | None = None,
     ) -> None:
         self.finder = CardFinder(detector, det_imgsz, conf, iou)
         self._classifier = classifier
@@ -408,12 +435,16 @@ class CardRecognizer:
         self.iou = iou
         self.backend = backend
         self.pad_retry = True  # look again with a margin when nothing is found
+        self.drop_inner_boxes = True  # one box per card (vision.box_filter)
         self.n_candidates = 3  # faces reported per detection (Detections.candidates)
         self.close_conf = 0.7  # least confidence of a card found up close (detect_focused)
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
             self.set_calibration(calibration)
+        self.head: DeckHead | None = None
+        if head is not None:
+            self.set_head(head)
 
     @classmethod
     def load(
@@ -430,7 +461,10 @@ class CardRecognizer:
         ``torch`` (the ``.pt`` weights) or ``auto``: OpenVINO when installed and the ONNX
         files are there (the fastest on this CPU), else ONNX Runtime, else PyTorch.
         ``calibration`` is a ``.npz`` written by ``uno-table calibrate-deck``; by default
-        ``models/deck.npz`` is used when it exists.
+        ``models/deck.npz`` is used when it exists. The read-out of the classifier is
+        the deck's head when the calibration is one (:class:`~vision.deck_head.DeckHead`),
+        else ``models/head.npz`` when it exists (fitted on real photos of several
+        editions), else the classifier's own last layer.
         """
         root = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = root / CLASSIFIER_META
@@ -456,10 +490,14 @@ class CardRecognizer:
             det, clf = _runtime_runner(files[0], backend), _runtime_runner(files[1], backend)
         else:
             det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
-        calib_path = Path(calibration) if calibration is not None else root / "deck.npz"
+        calib_path = Path(calibration) if calibration is not None else root / DECK_FILE
         calib = None
+        head = DeckHead.load(root / HEAD_FILE) if (root / HEAD_FILE).exists() else None
         if calibration is not None or calib_path.exists():
-            calib = DeckCalibration.load(calib_path)
+            if is_deck_head(calib_path):
+                head = DeckHead.load(calib_path)
+            else:
+                calib = DeckCalibration.load(calib_path)
         return cls(
             det,
             clf,
@@ -469,6 +507,7 @@ class CardRecognizer:
             conf=conf,
             calibration=calib,
             backend=backend,
+            head=head,
         )
 
     # ------------------------------------------------------------------ calibration
@@ -483,6 +522,12 @@ class CardRecognizer:
         if unknown:
             raise ValueError(f"calibration names unknown to the classifier: {unknown}")
         self._calib_index = np.array([index[n] for n in calibration.names], np.intp)
+
+    def set_head(self, head: DeckHead | None) -> None:
+        """Read the classifier's embedding with ``head`` (None: its own last layer)."""
+        if head is not None and tuple(head.names) != tuple(self.face_names):
+            raise ValueError("the head's faces are not the classifier's (another model?)")
+        self.head = head
 
     # ------------------------------------------------------------------ stages
     def find_cards(self, frame: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
@@ -508,6 +553,8 @@ class CardRecognizer:
         both = np.concatenate([crops, crops[:, ::-1, ::-1]], axis=0)
         x = both[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         probs, emb = self._classifier(np.ascontiguousarray(x))
+        if self.head is not None:
+            probs = self.head.predict(emb)
         probs = (probs[:n] + probs[n:]) / 2
         emb = _normalise(_normalise(emb[:n]) + _normalise(emb[n:]))
         if self.calibration is not None and self._calib_index is not None:
@@ -519,6 +566,13 @@ class CardRecognizer:
             calib_probs[:, self._calib_index] = sims
             probs = (1 - cal.weight) * probs + cal.weight * calib_probs
         return probs.astype(np.float32), emb
+
+    def embed_crops(self, crops: Image) -> F32:
+        """Raw classifier embeddings ``(n, C)`` of BGR crops, as they are (no half turn)."""
+        if len(crops) == 0:
+            return np.zeros((0, 1), np.float32)
+        x = crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        return np.asarray(self._classifier(np.ascontiguousarray(x))[1], np.float32)
 
     def _read_wilds_taken_for_backs(
         self,
@@ -598,6 +652,9 @@ class CardRecognizer:
             if len(conf) == 0 or _has_card_shape(again[0], again[2]):
                 corners = (again[0] - np.float32(pad)).astype(np.float32)
                 conf, cls_id = again[1], again[2]
+        if self.drop_inner_boxes:
+            keep = inner_boxes_kept(corners, cls_id)
+            corners, conf, cls_id = corners[keep], conf[keep], cls_id[keep]
         return corners, conf, cls_id
 
     def detect(self, frame_bgr: Image) -> Detections:

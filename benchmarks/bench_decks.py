@@ -1,0 +1,209 @@
+"""Recognition on decks and photographers held out whole, before and after calibration.
+
+Sources: ``shared/data/real-cards`` (one photographer, the white-oval edition; its
+training part, and its held-out part: index ending in 0 or 5) and the six sources of
+``shared/data/more-cards`` (five of the coloured-oval edition, one of the white-oval
+edition by another photographer).
+
+1. **Out of the box, each source left out in turn.** A read-out head (the
+   classifier's last layer, :mod:`vision.deck_head`) is fitted on augmented crops of
+   every other source's photos (real-cards: its training part only) and the whole
+   recogniser (detector, crop, classifier, that head) is run on the left-out source:
+   top-1 and colour of the most confident card. ``real-cards`` left out means its
+   training part is left out too and its held-out part is tested.
+2. **After calibration with one photo per face**, each source in turn: from the
+   head that never saw it, fitted to the first photo of each face of the source, then
+   tested on the source's other photos (where it has more than one per face).
+3. **A deck never seen, calibrated by one photographer, used by others:** heads fitted
+   on the white-oval sources only; calibrated on one coloured-oval source (one photo
+   per face) and tested on the four other coloured-oval sources.
+4. **Boxes per card**: every photo shows one card; face-up boxes found per photo.
+
+The head fit's settings are the defaults of ``HeadFit`` and ``Augment``; they were
+set before any of these figures was looked at and not changed after.
+
+    python benchmarks/bench_decks.py [--out models/decks.json] [--per-photo 16]
+
+Embeddings are cached in ``.cache/bench_decks/`` (delete it after changing models).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.deck_calibration import color_of, is_held_out, list_photos  # noqa: E402
+from vision.deck_fit import Photo, augmented_embeddings, read_photo  # noqa: E402
+from vision.deck_head import DeckHead, HeadFit, fit_head  # noqa: E402
+from vision.recognition import CardRecognizer  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+COLOUR_OVAL = ("alinivan", "criscard", "soloskino", "reiamenezes", "svolsch")
+WHITE_OVAL = ("real-cards", "syedhannaan")
+SOURCES = ("real-cards", *COLOUR_OVAL, "syedhannaan")
+
+F32 = npt.NDArray[np.float32]
+
+
+@dataclass
+class Item:
+    source: str
+    face: str
+    path: Path
+    held_out: bool  # real-cards' evaluation part
+
+
+def items_of(source: str) -> list[Item]:
+    root = SHARED / "real-cards" if source == "real-cards" else SHARED / "more-cards" / source
+    out = []
+    for face, paths in list_photos(root, "all").items():
+        for p in paths:
+            out.append(Item(source, face, p, source == "real-cards" and is_held_out(p)))
+    return out
+
+
+def progress(stage: str, done: int, total: int) -> None:
+    if done == total or done % 50 == 0:
+        print(f"\r  {stage}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr)
+
+
+def score(rec: CardRecognizer, photos: list[Photo], head: DeckHead | None) -> dict[str, float]:
+    """The whole recogniser with ``head`` on ``photos``: top-1 and colour of the
+    most confident face-up card (a photo with none counts as wrong)."""
+    rec.set_head(head)
+    right = colour = 0
+    confusions: Counter[str] = Counter()
+    for ph in photos:
+        dets = rec.detect(ph.image)
+        faces = [d for d in dets if d.card != "back"]
+        guess = faces[0].card if faces else "none"
+        right += guess == ph.face
+        colour += guess != "none" and color_of(guess) == color_of(ph.face)
+        if guess != ph.face:
+            confusions[f"{ph.face}->{guess}"] += 1
+    n = max(len(photos), 1)
+    return {
+        "photos": len(photos),
+        "top1": round(right / n, 4),
+        "colour": round(colour / n, 4),
+        "worst": ", ".join(f"{k} x{v}" for k, v in confusions.most_common(5)),
+    }
+
+
+def first_per_face(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
+    """The first photo (by name) of each face, and the others."""
+    seen: set[str] = set()
+    first, rest = [], []
+    for ph in sorted(photos, key=lambda p: p.path.name):
+        (rest if ph.face in seen else first).append(ph)
+        seen.add(ph.face)
+    return first, rest
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "models" / "decks.json")
+    parser.add_argument("--per-photo", type=int, default=16, help="augmented crops per photo")
+    parser.add_argument("--calib-per-photo", type=int, default=48)
+    parser.add_argument("--save-head", type=Path, default=None, help="write the all-source head")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    rec = CardRecognizer.load(backend="onnx", calibration=None)
+    rec.set_head(None)
+    start = base_head_of_classifier()
+    photos: dict[str, list[Photo]] = {}
+    boxes: dict[str, Counter[int]] = {}
+    skipped: dict[str, int] = {}
+    feats: dict[str, tuple[F32, npt.NDArray[np.intp]]] = {}
+    for source in SOURCES:
+        print(f"{source}: reading", file=sys.stderr)
+        photos[source], boxes[source], skipped[source] = [], Counter(), 0
+        for it in items_of(source):
+            got = read_photo(rec, it.face, it.path)
+            if isinstance(got, str):
+                skipped[source] += 1
+                boxes[source][0] += 1
+                continue
+            got.held_out = it.held_out
+            photos[source].append(got)
+            boxes[source][got.n_faces] += 1
+        train = [p for p in photos[source] if not p.held_out]
+        feats[source] = augmented_embeddings(rec, train, args.per_photo, seed=1, progress=progress)
+
+    def test_set(source: str) -> list[Photo]:
+        if source == "real-cards":
+            return [p for p in photos[source] if p.held_out]
+        return photos[source]
+
+    def fit_without(left_out: set[str]) -> DeckHead:
+        xs = [feats[s][0] for s in SOURCES if s not in left_out]
+        ys = [feats[s][1] for s in SOURCES if s not in left_out]
+        return fit_head(start, np.concatenate(xs), np.concatenate(ys), HeadFit())
+
+    result: dict[str, object] = {"sources": {}, "settings": {"per_photo": args.per_photo}}
+    table: dict[str, dict[str, object]] = {}
+    for source in SOURCES:
+        print(f"{source}: left out", file=sys.stderr)
+        row: dict[str, object] = {"no_card_found": skipped[source]}
+        row["classifier_head"] = score(rec, test_set(source), None)
+        loso = fit_without({source})
+        row["left_out"] = score(rec, test_set(source), loso)
+        first, rest = first_per_face(test_set(source) if source != "real-cards" else photos[source])
+        if source == "real-cards":  # calibrate on the training part, test on the held-out
+            first = first_per_face([p for p in photos[source] if not p.held_out])[0]
+            rest = test_set(source)
+        if rest:
+            x, y = augmented_embeddings(rec, first, args.calib_per_photo, seed=2)
+            calibrated = fit_head(loso, x, y, HeadFit())
+            row["calibrated_1_per_face"] = score(rec, rest, calibrated) | {
+                "calibration_photos": len(first)
+            }
+            row["left_out_on_same_photos"] = score(rec, rest, loso)
+        row["boxes_per_photo"] = dict(sorted(boxes[source].items()))
+        table[source] = row
+        print(json.dumps({source: row}), file=sys.stderr)
+    result["sources"] = table
+
+    print("coloured-oval never seen: calibrate on one source, test on the others", file=sys.stderr)
+    white_only = fit_without(set(COLOUR_OVAL))
+    cross: dict[str, object] = {}
+    for source in COLOUR_OVAL:
+        first, _ = first_per_face(photos[source])
+        others = [p for s in COLOUR_OVAL if s != source for p in photos[s]]
+        x, y = augmented_embeddings(rec, first, args.calib_per_photo, seed=2)
+        calibrated = fit_head(white_only, x, y, HeadFit())
+        cross[source] = {
+            "before": score(rec, others, white_only),
+            "after": score(rec, others, calibrated),
+            "calibration_photos": len(first),
+        }
+        print(json.dumps({source: cross[source]}), file=sys.stderr)
+    result["cross_photographer"] = cross
+    if args.save_head is not None:
+        fit_without(set()).save(args.save_head)
+    result["seconds"] = round(time.perf_counter() - t0, 1)
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+def base_head_of_classifier() -> DeckHead:
+    """The classifier's own last layer (never an earlier all-source head)."""
+    from vision.recognition import CLASSIFIER_HEAD_FILE, MODELS_DIR
+
+    return DeckHead.load(MODELS_DIR / CLASSIFIER_HEAD_FILE)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

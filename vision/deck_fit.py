@@ -1,0 +1,153 @@
+"""Fitting the classifier's read-out to a deck: photos in, a :class:`DeckHead` out.
+
+Each photo is read by the detector; its most confident face-up card (the photo
+must show one card) is cut out many times over with :mod:`vision.deck_augment`
+and embedded by the classifier; :func:`~vision.deck_head.fit_head` then fits the
+linear layer on those embeddings, starting from the layer the recogniser uses now.
+
+The same steps serve ``uno-table calibrate-deck`` (a user's photos), the tablet's
+deck setup and ``benchmarks/bench_decks.py`` (sources of real photos held out in
+turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.deck_augment import Augment, augmented_crops
+from vision.deck_head import DeckHead, FitProgress, HeadFit, fit_head
+from vision.recognition import CardRecognizer
+
+F32 = npt.NDArray[np.float32]
+Image = npt.NDArray[np.uint8]
+
+#: Called as ``progress(stage, done, total)``.
+Progress = Callable[[str, int, int], None]
+
+#: Least detector confidence of the card in a calibration photo.
+PHOTO_MIN_CONF = 0.3
+
+
+class CalibrationError(ValueError):
+    """Calibration input that cannot be used as it is (the message says why)."""
+
+
+@dataclass
+class Photo:
+    """One labelled card photo and where its card lies (``quad``: TL TR BR BL)."""
+
+    face: str
+    path: Path
+    image: Image
+    quad: F32
+    n_faces: int  # face-up boxes the detector found
+    held_out: bool = False  # a photo kept for evaluation only
+
+
+@dataclass
+class PhotoProblems:
+    """Photos passed over, with the reason, and photos that showed more than one card."""
+
+    skipped: list[str] = field(default_factory=list)
+    several: list[str] = field(default_factory=list)
+
+
+def read_photo(rec: CardRecognizer, face: str, path: Path) -> Photo | str:
+    """The photo with its most confident face-up card, or the reason it cannot be used."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        return f"{path}: not a readable image"
+    corners, conf, cls_id = rec._find(image)
+    faces = np.nonzero((cls_id == 0) & (conf >= PHOTO_MIN_CONF))[0]
+    if len(faces) == 0:
+        return f"{path}: no face-up card found"
+    best = faces[int(np.argmax(conf[faces]))]
+    return Photo(face, path, image, corners[best].astype(np.float32), len(faces))
+
+
+def read_photos(
+    rec: CardRecognizer,
+    photos: Mapping[str, Sequence[Path]],
+    progress: Progress | None = None,
+) -> tuple[list[Photo], PhotoProblems]:
+    """Every usable photo of ``photos`` (face -> paths) and the problems met."""
+    known = set(rec.face_names)
+    unknown = sorted(f for f in photos if f not in known)
+    if unknown:
+        raise CalibrationError(
+            f"unknown card names: {', '.join(unknown)} (folders must be named like red-7, "
+            "blue-skip, wild-draw4)"
+        )
+    items = [(face, p) for face, paths in photos.items() for p in paths]
+    out: list[Photo] = []
+    problems = PhotoProblems()
+    for i, (face, p) in enumerate(items):
+        got = read_photo(rec, face, p)
+        if isinstance(got, str):
+            problems.skipped.append(got)
+        else:
+            if got.n_faces > 1:
+                problems.several.append(f"{p}: {got.n_faces} cards found, the surest one used")
+            out.append(got)
+        if progress is not None:
+            progress("reading photos", i + 1, len(items))
+    return out, problems
+
+
+def embed(rec: CardRecognizer, crops: Image, batch: int = 128) -> F32:
+    """Raw classifier embeddings ``(n, C)`` of upright BGR crops, as they are."""
+    parts = [rec.embed_crops(crops[i : i + batch]) for i in range(0, len(crops), batch)]
+    return np.concatenate(parts) if parts else np.zeros((0, 1), np.float32)
+
+
+def augmented_embeddings(
+    rec: CardRecognizer,
+    photos: Sequence[Photo],
+    per_photo: int,
+    seed: int = 0,
+    aug: Augment | None = None,
+    progress: Progress | None = None,
+) -> tuple[F32, npt.NDArray[np.intp]]:
+    """Embeddings of ``per_photo`` augmented crops of every photo, and their labels
+    (indices into ``rec.face_names``)."""
+    rng = np.random.default_rng(seed)
+    index = {n: i for i, n in enumerate(rec.face_names)}
+    xs: list[F32] = []
+    ys: list[int] = []
+    for i, ph in enumerate(photos):
+        crops = augmented_crops(ph.image, ph.quad, per_photo, rec.cls_imgsz, rng, aug or Augment())
+        xs.append(embed(rec, crops))
+        ys.extend([index[ph.face]] * per_photo)
+        if progress is not None:
+            progress("augmenting", i + 1, len(photos))
+    if not xs:
+        raise CalibrationError("no usable photo: calibration needs at least one card photo")
+    return np.concatenate(xs), np.array(ys, np.intp)
+
+
+def fit_deck(
+    rec: CardRecognizer,
+    photos: Sequence[Photo],
+    *,
+    start: DeckHead,
+    per_photo: int = 48,
+    fit: HeadFit | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> DeckHead:
+    """A head fitted to ``photos`` of one deck, from ``start``."""
+    x, y = augmented_embeddings(rec, photos, per_photo, seed, progress=progress)
+    fit_progress: FitProgress | None = None
+    if progress is not None:
+        report = progress
+
+        def fit_progress(step: int, steps: int) -> None:
+            report("fitting", step, steps)
+
+    return fit_head(start, x, y, fit or HeadFit(), progress=fit_progress)
