@@ -208,9 +208,7 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backend", default="auto")
-    parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["real", "map", "boxes", "fps"]
-    )
+    parser.add_argument("--skip", nargs="*", default=[], choices=["real", "map", "boxes", "fps"])
     parser.add_argument("--json-out", type=Path, default=None)
     args = parser.parse_args()
 
