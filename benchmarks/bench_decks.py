@@ -24,7 +24,8 @@ set before any of these figures was looked at and not changed after.
 
     python benchmarks/bench_decks.py [--out models/decks.json] [--per-photo 16]
 
-Embeddings are cached in ``.cache/bench_decks/`` (delete it after changing models).
+Photos' boxes and embeddings are cached in ``.cache/bench_decks/`` (delete it after
+changing the models).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -114,7 +116,7 @@ def first_per_face(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "decks.json")
-    parser.add_argument("--per-photo", type=int, default=16, help="augmented crops per photo")
+    parser.add_argument("--per-photo", type=int, default=8, help="augmented crops per photo")
     parser.add_argument("--calib-per-photo", type=int, default=48)
     parser.add_argument("--save-head", type=Path, default=None, help="write the all-source head")
     args = parser.parse_args()
@@ -126,8 +128,29 @@ def main() -> int:
     boxes: dict[str, Counter[int]] = {}
     skipped: dict[str, int] = {}
     feats: dict[str, tuple[F32, npt.NDArray[np.intp]]] = {}
+    cache = ROOT / ".cache" / "bench_decks"
+    cache.mkdir(parents=True, exist_ok=True)
     for source in SOURCES:
         print(f"{source}: reading", file=sys.stderr)
+        meta_file, feat_file = cache / f"{source}.json", cache / f"{source}-{args.per_photo}.npz"
+        if meta_file.exists() and feat_file.exists():
+            meta = json.loads(meta_file.read_text())
+            photos[source] = [
+                Photo(
+                    m["face"],
+                    Path(m["path"]),
+                    cv2.imread(m["path"]),
+                    np.float32(m["quad"]),
+                    m["n_faces"],
+                    m["held_out"],
+                )
+                for m in meta["photos"]
+            ]
+            boxes[source] = Counter({int(k): v for k, v in meta["boxes"].items()})
+            skipped[source] = meta["skipped"]
+            with np.load(feat_file) as data:
+                feats[source] = (data["x"], data["y"])
+            continue
         photos[source], boxes[source], skipped[source] = [], Counter(), 0
         for it in items_of(source):
             got = read_photo(rec, it.face, it.path)
@@ -140,6 +163,25 @@ def main() -> int:
             boxes[source][got.n_faces] += 1
         train = [p for p in photos[source] if not p.held_out]
         feats[source] = augmented_embeddings(rec, train, args.per_photo, seed=1, progress=progress)
+        np.savez(feat_file, x=feats[source][0], y=feats[source][1])
+        meta_file.write_text(
+            json.dumps(
+                {
+                    "photos": [
+                        {
+                            "face": p.face,
+                            "path": str(p.path),
+                            "quad": p.quad.tolist(),
+                            "n_faces": p.n_faces,
+                            "held_out": p.held_out,
+                        }
+                        for p in photos[source]
+                    ],
+                    "boxes": boxes[source],
+                    "skipped": skipped[source],
+                }
+            )
+        )
 
     def test_set(source: str) -> list[Photo]:
         if source == "real-cards":

@@ -1,0 +1,46 @@
+"""One box per card: a box inside a much larger box is a part of that card."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.box_filter import inner_boxes_kept
+
+
+def _rect(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.float32([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+
+
+def _rotated(cx: float, cy: float, w: float, h: float, deg: float) -> np.ndarray:
+    t = np.radians(deg)
+    rot = np.float32([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return (_rect(-w / 2, -h / 2, w, h) @ rot.T + np.float32([cx, cy])).astype(np.float32)
+
+
+def test_the_oval_and_the_corner_index_of_a_card_are_dropped() -> None:
+    card = _rotated(200, 200, 100, 150, 30)
+    oval = _rotated(200, 200, 50, 80, 30)
+    t = np.radians(30)  # the corner index, a third of the way to the top-left corner
+    dx, dy = -30 * np.cos(t) + 50 * np.sin(t), -30 * np.sin(t) - 50 * np.cos(t)
+    index = _rotated(200 + dx, 200 + dy, 22, 30, 30)
+    boxes = np.stack([card, oval, index])
+    assert inner_boxes_kept(boxes, np.intp([0, 0, 0])).tolist() == [True, False, False]
+
+
+def test_cards_of_a_pile_and_a_fan_are_all_kept() -> None:
+    # Cards of one size overlap, however much: none is a part of another.
+    under = _rotated(200, 200, 100, 150, 0)
+    over = _rotated(205, 205, 100, 150, 10)
+    fan = _rotated(240, 200, 100, 150, -15)
+    small_far = _rect(400, 300, 40, 60)  # a card farther from the camera, elsewhere
+    boxes = np.stack([under, over, fan, small_far])
+    assert inner_boxes_kept(boxes, np.intp([0, 0, 0, 0])).all()
+
+
+def test_a_back_box_is_never_dropped_and_its_inner_face_box_is() -> None:
+    back = _rect(0, 0, 100, 150)
+    inner = _rect(30, 40, 40, 60)  # its oval boxed as a face
+    keep = inner_boxes_kept(np.stack([inner, back]), np.intp([0, 1]))
+    assert keep.tolist() == [False, True]
+    keep = inner_boxes_kept(np.stack([back, inner]), np.intp([1, 1]))
+    assert keep.tolist() == [True, True]  # only face boxes are filtered
