@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from tracker.cards import COLORS, DECK_COUNTS, DECK_SIZE, Card, CardError, hand_points, parse_card
+from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_penalty
 from tracker.messages import Alert
 from tracker.rules import OFFICIAL, RuleSet
 from tracker.scoring import match_winner, round_deltas
@@ -176,9 +177,11 @@ class _State:
         "next_dealer",
         "penalty_served",
         "pending",
+        "pending_cards",
         "pending_kind",
         "phase",
         "players",
+        "provisional_call",
         "round_no",
         "round_scores",
         "top",
@@ -202,9 +205,13 @@ class _State:
         self.color: str | None = None
         self.pending = 0
         self.pending_kind = ""
+        self.pending_cards = 0  # how many cards the last play adding to `pending` put down
         self.penalty_served = False
         self.drew = False
         self.auto_passed = -1
+        # The seat whose UNO call, made on turn holding more than two cards (multi_play),
+        # is judged by their next move.
+        self.provisional_call: tuple[int, int] | None = None  # (seat, cards held then)
         self.hands: list[int] = []
         self.called: list[bool] = []
         self.catch = -1  # the seat that may be caught for not calling UNO
@@ -467,6 +474,7 @@ class Game:
             s.pending_kind = ""
             s.catch = -1
             s.wd4 = None
+            s.provisional_call = None
 
     def _refuse(
         self, s: _State, alert: Alert, seat: int, penalty: int = 0
@@ -546,6 +554,7 @@ class Game:
         s.called = [False] * n
         s.catch = -1
         s.wd4 = None
+        s.provisional_call = None
         s.draw_pile = DECK_SIZE - n * hand_size
         s.discard = 0
         s.discard_counts = {}
@@ -587,6 +596,7 @@ class Game:
             elif card.value == "draw2":
                 s.pending = 2
                 s.pending_kind = "draw2"
+                s.pending_cards = 1
         return True, [], True
 
     def _check_copies(self, s: _State, cards: list[Card]) -> None:
@@ -663,6 +673,12 @@ class Game:
             return self._refuse(s, Alert("illegal-last-card", name, params), seat, penalty)
 
         # Legal: apply it.
+        call = s.provisional_call
+        if call is not None:
+            s.provisional_call = None
+            if call[0] == seat and s.hands[seat] - k <= 1:
+                s.called[seat] = True  # the call made before several cards counts
+                call = None
         if implied_pass:
             s.turn = seat
         if s.catch != seat:
@@ -698,6 +714,7 @@ class Game:
             if amount and rules.last_card_draw_applies:
                 s.pending += amount
                 s.pending_kind = value
+                s.pending_cards = k
                 s.turn = self._next(s, seat)
             elif s.pending and value == "wild" and rules.last_card_draw_applies:
                 s.turn = self._next(s, seat)
@@ -705,7 +722,7 @@ class Game:
                 s.pending = 0
                 s.pending_kind = ""
                 s.turn = -1
-            return True, [], True
+            return True, self._false_call(s, call), True
         if value == "skip":
             s.turn = self._next(s, seat, 1 + k)
         elif value == "reverse":
@@ -718,18 +735,36 @@ class Game:
         else:
             s.turn = (seat + s.direction) % s.n
             if amount:
+                if value == "wild-draw4" and draw4_open_to_challenge(rules, s.pending, k):
+                    s.wd4 = (seat, s.turn)
                 s.pending += amount
                 s.pending_kind = value
-                if value == "wild-draw4" and k == 1 and rules.draw4_restricted:
-                    s.wd4 = (seat, s.turn)
+                s.pending_cards = k
+        if call is not None:
+            return True, self._false_call(s, call), True
         return True, [], True
+
+    def _false_call(self, s: _State, call: tuple[int, int] | None) -> list[Alert]:
+        """Settle a UNO call made on turn holding more than two cards: it was false."""
+        if call is None:
+            return []
+        seat, held = call
+        s.called[seat] = False
+        penalty = self.rules.false_uno_penalty
+        if not penalty:
+            return []
+        taken = self._take(s, seat, penalty)
+        self._pile_check(s)
+        return [Alert("false-uno", s.players[seat], {"hand": held, "count": taken})]
 
     def _can_jump_in(self, s: _State, cards: list[Card]) -> bool:
         top = s.top
         if top is None or top.is_wild or any(c is not top for c in cards):
             return False
         if s.pending:
-            return top.value == "draw2" and self.rules.stack_draw2_on_draw2
+            return top.value == "draw2" and answers_penalty(
+                self.rules, s.pending_kind, s.pending_cards, cards
+            )
         return True
 
     def _judge(self, s: _State, name: str, cards: list[Card]) -> Alert | None:
@@ -741,29 +776,10 @@ class Game:
         assert top is not None
         if s.pending:
             kind = s.pending_kind
-            if value == "draw2":
-                ok = (kind == "draw2" and rules.stack_draw2_on_draw2) or (
-                    kind == "wild-draw4" and len(cards) >= 2 and rules.stack_two_draw2_on_draw4
-                )
-            elif value == "wild-draw4":
-                ok = rules.stack_draw4_on_draw2 if kind == "draw2" else rules.stack_draw4_on_draw4
-            else:
-                ok = value == "wild" and rules.wild_answers_penalty
-            if ok:
+            if answers_penalty(rules, kind, s.pending_cards, cards):
                 return None
             params = {"card": first.name, "pending": s.pending, "top": top.name}
-            if kind == "draw2":
-                can_answer = (
-                    rules.stack_draw2_on_draw2
-                    or rules.stack_draw4_on_draw2
-                    or rules.wild_answers_penalty
-                )
-            else:
-                can_answer = (
-                    rules.stack_draw4_on_draw4
-                    or rules.stack_two_draw2_on_draw4
-                    or rules.wild_answers_penalty
-                )
+            can_answer = may_answer_penalty(rules, kind)
             return Alert("penalty-pending", name, params, None if can_answer else "take")
         color = s.color
         if first.is_wild or color is None or first.color == color:
@@ -849,6 +865,9 @@ class Game:
                 s.auto_passed = seat
                 s.turn = self._next(s, seat)
         self._pile_check(s)
+        if s.provisional_call is not None:
+            call, s.provisional_call = s.provisional_call, None
+            return True, self._false_call(s, call), True
         return True, [], True
 
     def _on_pass(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
@@ -870,6 +889,9 @@ class Game:
         s.wd4 = None
         s.drew = False
         s.turn = self._next(s, seat)
+        if s.provisional_call is not None:
+            call, s.provisional_call = s.provisional_call, None
+            return True, self._false_call(s, call), True
         return True, [], True
 
     def _on_uno(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
@@ -878,8 +900,13 @@ class Game:
             raise _Bad("bad-field", "an 'uno' event needs the 'player' who called")
         seat = self._seat(s, ev)
         held = s.hands[seat]
+        if held > 2 and self.rules.multi_play and seat == s.turn:
+            # Before several cards at once: the play that follows says whether it was true.
+            changed = s.provisional_call != (seat, held)
+            s.provisional_call = (seat, held)
+            return True, [], changed
         # The call counts just before (2 cards) or just after (1 card) the next-to-last card.
-        if held in (1, 2) or (self.rules.multi_play and seat == s.turn):
+        if held in (1, 2):
             changed = not s.called[seat] or s.catch == seat
             s.called[seat] = True
             if s.catch == seat:
@@ -1009,6 +1036,7 @@ class Game:
         s.pending_kind = ""
         s.catch = -1
         s.wd4 = None
+        s.provisional_call = None
         s.drew = False
         self._extra = {
             "round": result,
