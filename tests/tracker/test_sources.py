@@ -235,17 +235,27 @@ def test_000_chips_no_target() -> None:
     assert v.ok and j["totals"]["Ann"] == 600 and j["match_winner"] is None
 
 
+def _cy_goes_out_first(rules: str) -> Game:
+    """Ann deals two cards each; Cy (not the dealer's left, Bob) goes out first."""
+    game = deal(rules, hand_size=2, dealer="Ann")
+    ok(game, {"type": "draw", "player": "Bob"})
+    ok(game, {"type": "pass", "player": "Bob"})
+    ok(game, {"type": "uno", "player": "Cy"})
+    ok(game, {"type": "play", "card": "red-7", "player": "Cy"})
+    for player in ("Dee", "Ann", "Bob"):
+        ok(game, {"type": "draw", "player": player})
+        ok(game, {"type": "pass", "player": player})
+    ok(game, {"type": "play", "card": "red-8", "player": "Cy"})
+    return game
+
+
 def test_000_winner_deals_the_next_round() -> None:
-    for rules in ("official", "house", "youlerren"):
-        game = deal(rules, hand_size=1, dealer="Ann")
-        ok(game, {"type": "play", "card": "red-7", "player": "Bob"})
-        ok(
-            game,
-            {"type": "end-round", "hands": {"Ann": ["red-1"], "Cy": ["red-2"], "Dee": ["red-3"]}},
-        )
-        assert state(game)["dealer"] == "Bob", rules
-        v = ok(game, {"type": "round"})
-        assert v.state["turn"] == "Cy"
+    for rules in ("official", "house"):
+        game = _cy_goes_out_first(rules)
+        hands = {"Ann": ["red-1"] * 3, "Bob": ["red-2"] * 4, "Dee": ["red-3"] * 3}
+        ok(game, {"type": "end-round", "hands": hands})
+        assert state(game)["dealer"] == "Cy", rules
+        assert ok(game, {"type": "round"}).state["turn"] == "Dee"
 
 
 def test_000_last_card_draw_still_applies() -> None:
@@ -509,10 +519,10 @@ def test_004_empty_draw_pile_ends_the_round() -> None:
 
 
 def test_004_winner_deals_next() -> None:
-    game = deal("youlerren", hand_size=1)
-    ok(game, {"type": "play", "card": "red-7"})
-    ok(game, {"type": "end-round", "hands": {"Bob": ["red-1"], "Cy": ["red-2"], "Dee": ["wild"]}})
-    assert state(game)["dealer"] == "Ann"
+    game = _cy_goes_out_first("youlerren")
+    hands = {"Ann": ["red-1"] * 3, "Bob": ["red-2"] * 4, "Dee": ["red-3"] * 3}
+    ok(game, {"type": "end-round", "hands": hands})
+    assert state(game)["dealer"] == "Cy"
 
 
 def test_004_points_1_2_5() -> None:
