@@ -13,6 +13,9 @@ MODULES = [
     "tracker.scoring",
     "tracker.game",
     "tracker.simulate",
+    "tracker.events",
+    "tracker.legal",
+    "tracker.tables",
 ]
 
 
