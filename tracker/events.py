@@ -11,11 +11,11 @@ Play(cards=(Card('red-7'),), player='Ann', color=None, listed=False)
 >>> parse_event({"type": "draw", "count": 0})
 Traceback (most recent call last):
 ...
-tracker.events.EventError: 'count' must be a whole number >= 1, not 0
+tracker.vocabulary.EventError: 'count' must be a whole number >= 1, not 0
 >>> parse_event({"type": "round", "players": ["Ann", "Bob"]}, strict=True)
 Traceback (most recent call last):
 ...
-tracker.events.EventError: 'round' needs 'dealer'
+tracker.vocabulary.EventError: 'round' needs 'dealer'
 >>> parse_event({"type": "flip", "card": "blue-0", "color": "blue"}).to_json()
 {'type': 'flip', 'card': 'blue-0', 'color': 'blue'}
 
@@ -32,18 +32,10 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from tracker.cards import COLORS, DECK_SIZE, FACES, Card, CardError, parse_card
+from tracker.cards import COLORS, Card, CardError, parse_card
+from tracker.vocabulary import FIELDS, EventError, check_strict
 
 _COLOR_SET: Final = frozenset(COLORS)
-_FACES: Final = frozenset(FACES)
-
-
-class EventError(ValueError):
-    """Input that is not an event; ``reason`` is the ``bad-event`` reason code."""
-
-    def __init__(self, message: str, reason: str = "bad-field") -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,20 +182,6 @@ EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.type: cls
     for cls in (Round, Flip, Play, Color, Draw, Pass, Uno, Catch, Challenge, Undo, EndRound)
 }
-#: DESIGN.md's table: type -> (required fields, optional fields).
-FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    "round": (frozenset({"players", "dealer"}), frozenset({"hand_size"})),
-    "flip": (frozenset({"card"}), frozenset({"color"})),
-    "play": (frozenset(), frozenset({"card", "cards", "player", "color"})),
-    "color": (frozenset({"color"}), frozenset()),
-    "draw": (frozenset(), frozenset({"player", "count"})),
-    "pass": (frozenset(), frozenset({"player"})),
-    "uno": (frozenset({"player"}), frozenset()),
-    "catch": (frozenset({"player", "by"}), frozenset()),
-    "challenge": (frozenset({"guilty"}), frozenset({"player"})),
-    "undo": (frozenset(), frozenset()),
-    "end-round": (frozenset({"hands"}), frozenset()),
-}
 
 
 def parse_event(data: object, *, strict: bool = False, ignore: Collection[str] = ()) -> Event:
@@ -216,13 +194,13 @@ def parse_event(data: object, *, strict: bool = False, ignore: Collection[str] =
     >>> parse_event({"type": "shuffle"}).type
     Traceback (most recent call last):
     ...
-    tracker.events.EventError: unknown event type 'shuffle' (known: round, flip, play, \
+    tracker.vocabulary.EventError: unknown event type 'shuffle' (known: round, flip, play, \
 color, draw, pass, uno, catch, challenge, end-round, undo)
     """
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {_kind(data)}", "not-an-object")
     if strict:
-        _check_strict(data, frozenset(ignore))
+        check_strict(data, frozenset(ignore))
     kind = data.get("type")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
@@ -391,79 +369,6 @@ def _player(value: object, key: str = "player") -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise EventError(f"unknown player {value!r} (a {key!r} is a player's name)", "unknown-player")
-
-
-# ---------------------------------------------------------------------- strict checks
-
-
-def _check_strict(body: dict[str, Any], ignore: frozenset[str]) -> None:
-    """DESIGN.md's table as it stands: fields required, no unknown field, each of its kind."""
-    kind = body.get("type")
-    if not isinstance(kind, str):
-        raise EventError("missing 'type' (a string such as 'play' or 'draw')", "unknown-type")
-    if kind not in FIELDS:
-        known = ", ".join(sorted(FIELDS))
-        raise EventError(f"unknown event type {kind!r}; expected one of: {known}", "unknown-type")
-    required, optional = FIELDS[kind]
-    missing = sorted(required - body.keys())
-    if missing:
-        raise EventError(f"'{kind}' needs {', '.join(repr(m) for m in missing)}")
-    unknown = sorted(body.keys() - required - optional - ignore - {"type"})
-    if unknown:
-        raise EventError(f"'{kind}' has no field {', '.join(repr(u) for u in unknown)}")
-    for name, value in body.items():
-        if name not in ignore:
-            _check_field(name, value)
-    if kind == "play" and ("card" in body) == ("cards" in body):
-        raise EventError("'play' needs exactly one of 'card' or 'cards'")
-
-
-def _check_field(name: str, value: object) -> None:
-    if name in ("player", "by", "dealer"):
-        if not isinstance(value, str) or not value.strip():
-            raise EventError(f"'{name}' must be a player's name")
-    elif name == "card":
-        _strict_card(value)
-    elif name == "cards":
-        if not isinstance(value, list) or not value:
-            raise EventError("'cards' must be a non-empty list of card names")
-        for card in value:
-            _strict_card(card)
-    elif name == "color":
-        if value not in _COLOR_SET:
-            raise EventError(f"'color' must be one of {', '.join(COLORS)}, not {value!r}")
-    elif name in ("count", "hand_size"):
-        if not (isinstance(value, int) and not isinstance(value, bool) and 0 < value <= DECK_SIZE):
-            raise EventError(f"'{name}' must be a whole number from 1 to {DECK_SIZE}")
-    elif name == "guilty":
-        if not isinstance(value, bool):
-            raise EventError("'guilty' must be true or false")
-    elif name == "players":
-        if (
-            not isinstance(value, list)
-            or len(value) < 2
-            or not all(isinstance(p, str) and p.strip() for p in value)
-            or len(set(value)) != len(value)
-        ):
-            raise EventError("'players' must be a list of at least 2 distinct names")
-    elif name == "hands":
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            raise EventError("'hands' must map each player to a list of card names")
-        for cards in value.values():
-            if not isinstance(cards, list):
-                raise EventError("'hands' must map each player to a list of card names")
-            for card in cards:
-                _strict_card(card)
-
-
-def _strict_card(value: object) -> None:
-    if isinstance(value, str) and value in _FACES:
-        return
-    raise EventError(
-        f"{value!r} is not a card name (use e.g. 'red-7', 'blue-skip', 'green-draw2', "
-        "'wild', 'wild-draw4')",
-        "unknown-card",
-    )
 
 
 def _add(out: dict[str, Any], **optional: object) -> dict[str, Any]:

@@ -16,6 +16,7 @@ MODULES = [
     "tracker.events",
     "tracker.legal",
     "tracker.tables",
+    "tracker.vocabulary",
 ]
 
 
