@@ -18,6 +18,7 @@ from tracker.cards import (
     hand_points,
     parse_card,
 )
+from tracker.events import Event, EventError, parse_event
 from tracker.game import Game, Verdict
 from tracker.messages import CODES, TEMPLATES, Alert
 from tracker.rules import PRESETS, RuleError, RuleSet, UnknownPresetError, preset, toggle_table
@@ -34,6 +35,8 @@ __all__ = [
     "Alert",
     "Card",
     "CardError",
+    "Event",
+    "EventError",
     "Game",
     "RuleError",
     "RuleSet",
@@ -44,6 +47,7 @@ __all__ = [
     "hand_points",
     "match_winner",
     "parse_card",
+    "parse_event",
     "preset",
     "round_deltas",
     "toggle_table",

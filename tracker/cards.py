@@ -86,6 +86,10 @@ for _value in WILD_VALUES:
 
 #: Every distinct card face, in a stable order (colors, then the black cards).
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(_BY_NAME.values())
+#: The 54 face names in that order (also the recogniser's class order).
+FACES: Final[tuple[str, ...]] = tuple(_BY_NAME)
+#: Every name a card image can have: the faces and ``back`` (a face-down card).
+CARD_NAMES: Final[tuple[str, ...]] = (*FACES, BACK)
 
 
 def parse_card(name: object) -> Card:

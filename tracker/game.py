@@ -22,10 +22,27 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from tracker.cards import COLORS, DECK_COUNTS, DECK_SIZE, Card, CardError, hand_points, parse_card
+from tracker.cards import DECK_COUNTS, DECK_SIZE, Card, hand_points
+from tracker.events import (
+    EVENT_TYPES,
+    Catch,
+    Challenge,
+    Color,
+    Draw,
+    EndRound,
+    Event,
+    EventError,
+    Flip,
+    Pass,
+    Play,
+    Round,
+    Uno,
+    parse_event,
+)
+from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_penalty
 from tracker.messages import Alert
 from tracker.rules import OFFICIAL, RuleSet
 from tracker.scoring import match_winner, round_deltas
@@ -38,7 +55,6 @@ OVER: Final = 3  # someone went out (or the pile ran out): waiting for `end-roun
 MATCH_OVER: Final = 4
 PHASE_NAMES: Final = ("waiting-round", "flip", "play", "round-over", "match-over")
 
-_COLOR_SET: Final = frozenset(COLORS)
 _COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
 _BY_NAME: Final = {card.name: card for card in DECK_COUNTS}
 
@@ -176,9 +192,11 @@ class _State:
         "next_dealer",
         "penalty_served",
         "pending",
+        "pending_cards",
         "pending_kind",
         "phase",
         "players",
+        "provisional_call",
         "round_no",
         "round_scores",
         "top",
@@ -202,9 +220,13 @@ class _State:
         self.color: str | None = None
         self.pending = 0
         self.pending_kind = ""
+        self.pending_cards = 0  # how many cards the last play adding to `pending` put down
         self.penalty_served = False
         self.drew = False
         self.auto_passed = -1
+        # The seat whose UNO call, made on turn holding more than two cards (multi_play),
+        # is judged by their next move.
+        self.provisional_call: tuple[int, int] | None = None  # (seat, cards held then)
         self.hands: list[int] = []
         self.called: list[bool] = []
         self.catch = -1  # the seat that may be caught for not calling UNO
@@ -247,10 +269,10 @@ class Game:
         self.rules: RuleSet = rules if rules is not None else OFFICIAL
         self.seq = 0
         self._s = _State()
-        self._history: list[dict[str, Any]] = []
+        self._history: list[Event] = []
         self._checkpoints: dict[int, _State] = {0: self._s.copy()}
         self._extra: dict[str, Any] | None = None
-        self._handlers = {
+        self._handlers: dict[str, Any] = {
             "round": self._on_round,
             "flip": self._on_flip,
             "play": self._on_play,
@@ -267,7 +289,7 @@ class Game:
 
     @classmethod
     def replay(
-        cls, events: Iterable[dict[str, Any]], rules: RuleSet | None = None
+        cls, events: Iterable[object], rules: RuleSet | None = None
     ) -> tuple[Game, list[Verdict]]:
         """Apply every event of a log to a new game; the game and one verdict per event.
 
@@ -279,22 +301,23 @@ class Game:
         return game, [game.apply(event) for event in events]
 
     def apply(self, event: object) -> Verdict:
-        """Judge one event, apply it when it is legal, and say what happened."""
+        """Judge one event, apply it when it is legal, and say what happened.
+
+        ``event`` is a typed event (:mod:`tracker.events`) or a dict, parsed here.
+        """
         self.seq += 1
         self._extra = None
-        if not isinstance(event, dict):
-            not_object = _Bad("not-an-object", f"expected a JSON object, got {_kind(event)}")
-            return self._verdict(False, [not_object.alert])
-        etype = event.get("type")
+        if not isinstance(event, _EVENT_CLASSES):
+            try:
+                event = parse_event(event)
+            except EventError as error:
+                bad = Alert("bad-event", None, {"reason": error.reason, "detail": str(error)})
+                return self._verdict(False, [bad])
+        etype = event.type
         if etype == "undo":
             return self._undo()
-        handler = self._handlers.get(etype) if isinstance(etype, str) else None
-        if handler is None:
-            known = ", ".join([*self._handlers, "undo"])
-            unknown = _Bad("unknown-type", f"unknown event type {etype!r} (known: {known})")
-            return self._verdict(False, [unknown.alert])
         try:
-            ok, alerts, changed = handler(self._s, event)
+            ok, alerts, changed = self._handlers[etype](self._s, event)
         except _Bad as bad:
             return self._verdict(False, [bad.alert])
         except Exception as error:  # a bug must not stop the live game
@@ -306,10 +329,39 @@ class Game:
             if etype != "color" and not (ok and etype == "play"):
                 self._s.multi = ()
             history = self._history
-            history.append(dict(event))
+            history.append(event)
             if not len(history) % self.CHECKPOINT_EVERY:
                 self._checkpoints[len(history)] = self._s.copy()
         return self._verdict(ok, alerts)
+
+    def judge(self, event: object) -> Verdict:
+        """The verdict ``event`` would get now, without applying it (no side effect).
+
+        >>> from tracker.events import parse_event
+        >>> game = Game()
+        >>> _ = game.apply({"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"})
+        >>> _ = game.apply({"type": "flip", "card": "red-5"})
+        >>> game.judge({"type": "play", "card": "blue-3"}).codes
+        ['illegal-card']
+        >>> game.judge(parse_event({"type": "play", "card": "red-3"})).state["top"]
+        'red-3'
+        >>> game.state_json()["top"], game.seq
+        ('red-5', 2)
+
+        Judging an ``undo`` says what the state was before the last event, e.g. whose
+        turn it was before the last play:
+
+        >>> _ = game.apply({"type": "play", "card": "red-3"})
+        >>> game.judge({"type": "undo"}).state["turn"], game.state_json()["turn"]
+        ('Ann', 'Bob')
+        """
+        saved = (self.seq, self._s, list(self._history), dict(self._checkpoints))
+        self._s = self._s.copy()  # the handlers change the state in place
+        try:
+            return self.apply(event)
+        finally:
+            self.seq, self._s, self._history, self._checkpoints = saved
+            self._extra = None
 
     def apply_json(self, line: str | bytes) -> Verdict:
         """Judge one line of a JSON Lines log; a line that is not JSON gets ``bad-event``.
@@ -332,8 +384,13 @@ class Game:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The events that changed the state, in order (undone ones removed)."""
-        return list(self._history)
+        """The events that changed the state, in order (undone ones removed), as JSON."""
+        return [event.to_json() for event in self._history]
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """The events that changed the state, as typed values."""
+        return tuple(self._history)
 
     def state_json(self) -> dict[str, Any]:
         """The DESIGN.md state plus the match: players, round, dealer, totals, scores."""
@@ -402,20 +459,19 @@ class Game:
         start = max(self._checkpoints)
         self._s = self._checkpoints[start].copy()
         for event in self._history[start:]:
-            self._handlers[event["type"]](self._s, event)
+            self._handlers[event.type](self._s, event)
         self._extra = None
 
     def _name(self, seat: int) -> str | None:
         return self._s.players[seat] if seat >= 0 else None
 
-    def _seat(self, s: _State, event: dict[str, Any], key: str = "player") -> int:
-        """The seat named by ``event[key]``; absent means whoever's turn it is."""
-        name = event.get(key)
+    def _seat(self, s: _State, name: str | None, key: str = "player") -> int:
+        """The seat of the player ``name``; absent means whoever's turn it is."""
         if name is None:
             if key != "player" or s.turn < 0:
                 raise _Bad("bad-field", f"the event needs a {key!r}")
             return s.turn
-        seat = s.index.get(name) if isinstance(name, str) else None
+        seat = s.index.get(name)
         if seat is None:
             raise _Bad(
                 "unknown-player",
@@ -467,6 +523,7 @@ class Game:
             s.pending_kind = ""
             s.catch = -1
             s.wd4 = None
+            s.provisional_call = None
 
     def _refuse(
         self, s: _State, alert: Alert, seat: int, penalty: int = 0
@@ -481,25 +538,19 @@ class Game:
 
     # ------------------------------------------------------------------ handlers
 
-    def _on_round(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_round(self, s: _State, ev: Round) -> tuple[bool, list[Alert], bool]:
         if s.phase in (FLIP, PLAY, OVER):
             raise _Bad(
                 "round-in-progress", f"round {s.round_no} is still in progress: end it first"
             )
         new_match = s.phase == MATCH_OVER or not s.players
-        names = ev.get("players")
+        names = ev.players
         if names is None:
             if new_match:
                 raise _Bad("bad-field", "the first round needs 'players' (clockwise order)")
             players = s.players
         else:
-            if (
-                not isinstance(names, list)
-                or not all(isinstance(p, str) and p.strip() for p in names)
-                or len(set(names)) != len(names)
-            ):
-                raise _Bad("bad-field", "'players' must be a list of distinct names")
-            players = tuple(names)
+            players = names
             if not 2 <= len(players) <= 10:
                 raise _Bad("bad-field", f"UNO takes 2 to 10 players, not {len(players)}")
             if not new_match and players != s.players:
@@ -508,14 +559,14 @@ class Game:
                     f"the first round fixed the seating: {', '.join(s.players)}",
                 )
         n = len(players)
-        hand_size = ev.get("hand_size", self.rules.hand_size)
-        if not _is_int(hand_size) or not 1 <= hand_size <= 15 or n * hand_size >= DECK_SIZE:
+        hand_size = self.rules.hand_size if ev.hand_size is None else ev.hand_size
+        if not 1 <= hand_size <= 15 or n * hand_size >= DECK_SIZE:
             raise _Bad("bad-field", f"'hand_size' must be a whole number 1..15, not {hand_size!r}")
-        dealer_name = ev.get("dealer")
+        dealer_name = ev.dealer
         if dealer_name is None:
             # No dealer named: the first player listed plays first.
             dealer = len(players) - 1 if new_match else s.next_dealer
-        elif isinstance(dealer_name, str) and dealer_name in players:
+        elif dealer_name in players:
             dealer = players.index(dealer_name)
         else:
             raise _Bad("unknown-player", f"unknown dealer {dealer_name!r}")
@@ -546,21 +597,19 @@ class Game:
         s.called = [False] * n
         s.catch = -1
         s.wd4 = None
+        s.provisional_call = None
         s.draw_pile = DECK_SIZE - n * hand_size
         s.discard = 0
         s.discard_counts = {}
         s.winner = -1
         return True, [], True
 
-    def _on_flip(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_flip(self, s: _State, ev: Flip) -> tuple[bool, list[Alert], bool]:
         if s.phase != FLIP:
             if s.phase == PLAY:
                 raise _Bad("already-flipped", "the starter card is already turned up")
             self._need_play(s)
-        card = _card(ev.get("card"))
-        color = _color(ev.get("color"))
-        if color is not None and card.color is not None and color != card.color:
-            raise _Bad("bad-field", f"{card.name} is {card.color}, not {color}")
+        card, color = ev.card, ev.color
         self._check_copies(s, [card])
         first = (s.dealer + 1) % s.n
         turn_again = card.value == "wild-draw4" or (
@@ -587,9 +636,10 @@ class Game:
             elif card.value == "draw2":
                 s.pending = 2
                 s.pending_kind = "draw2"
+                s.pending_cards = 1
         return True, [], True
 
-    def _check_copies(self, s: _State, cards: list[Card]) -> None:
+    def _check_copies(self, s: _State, cards: Sequence[Card]) -> None:
         counts = s.discard_counts
         for card in cards:
             name = card.name
@@ -600,17 +650,15 @@ class Game:
                     f"{counts.get(name, 0)} already lie on the discard pile",
                 )
 
-    def _on_play(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_play(self, s: _State, ev: Play) -> tuple[bool, list[Alert], bool]:
         # The hot path of a replay: checks are inlined where it pays.
         if s.phase != PLAY:
             self._need_play(s)
         rules = self.rules
-        cards = _cards(ev)
+        cards = ev.cards
         k = len(cards)
-        color = ev.get("color")
-        if color is not None:
-            color = _color(color)
-        seat = self._seat(s, ev)
+        color = ev.color
+        seat = self._seat(s, ev.player)
         name = s.players[seat]
         if k == 1:
             card_name = cards[0].name
@@ -627,8 +675,6 @@ class Game:
         top = s.top
         assert top is not None  # PLAY phase always has a top card
         first = cards[0]
-        if color is not None and not first.is_wild and all(c.color != color for c in cards):
-            raise _Bad("bad-field", f"'color' {color} is not the color of the card(s) played")
         # Who may play now?
         implied_pass = jump_in = False
         if seat != s.turn:
@@ -663,6 +709,12 @@ class Game:
             return self._refuse(s, Alert("illegal-last-card", name, params), seat, penalty)
 
         # Legal: apply it.
+        call = s.provisional_call
+        if call is not None:
+            s.provisional_call = None
+            if call[0] == seat and s.hands[seat] - k <= 1:
+                s.called[seat] = True  # the call made before several cards counts
+                call = None
         if implied_pass:
             s.turn = seat
         if s.catch != seat:
@@ -698,6 +750,7 @@ class Game:
             if amount and rules.last_card_draw_applies:
                 s.pending += amount
                 s.pending_kind = value
+                s.pending_cards = k
                 s.turn = self._next(s, seat)
             elif s.pending and value == "wild" and rules.last_card_draw_applies:
                 s.turn = self._next(s, seat)
@@ -705,7 +758,7 @@ class Game:
                 s.pending = 0
                 s.pending_kind = ""
                 s.turn = -1
-            return True, [], True
+            return True, self._false_call(s, call), True
         if value == "skip":
             s.turn = self._next(s, seat, 1 + k)
         elif value == "reverse":
@@ -718,21 +771,39 @@ class Game:
         else:
             s.turn = (seat + s.direction) % s.n
             if amount:
+                if value == "wild-draw4" and draw4_open_to_challenge(rules, s.pending, k):
+                    s.wd4 = (seat, s.turn)
                 s.pending += amount
                 s.pending_kind = value
-                if value == "wild-draw4" and k == 1 and rules.draw4_restricted:
-                    s.wd4 = (seat, s.turn)
+                s.pending_cards = k
+        if call is not None:
+            return True, self._false_call(s, call), True
         return True, [], True
 
-    def _can_jump_in(self, s: _State, cards: list[Card]) -> bool:
+    def _false_call(self, s: _State, call: tuple[int, int] | None) -> list[Alert]:
+        """Settle a UNO call made on turn holding more than two cards: it was false."""
+        if call is None:
+            return []
+        seat, held = call
+        s.called[seat] = False
+        penalty = self.rules.false_uno_penalty
+        if not penalty:
+            return []
+        taken = self._take(s, seat, penalty)
+        self._pile_check(s)
+        return [Alert("false-uno", s.players[seat], {"hand": held, "count": taken})]
+
+    def _can_jump_in(self, s: _State, cards: Sequence[Card]) -> bool:
         top = s.top
         if top is None or top.is_wild or any(c is not top for c in cards):
             return False
         if s.pending:
-            return top.value == "draw2" and self.rules.stack_draw2_on_draw2
+            return top.value == "draw2" and answers_penalty(
+                self.rules, s.pending_kind, s.pending_cards, cards
+            )
         return True
 
-    def _judge(self, s: _State, name: str, cards: list[Card]) -> Alert | None:
+    def _judge(self, s: _State, name: str, cards: Sequence[Card]) -> Alert | None:
         """The alert a play by the player on turn deserves, or None when it is legal."""
         rules = self.rules
         first = cards[0]
@@ -741,29 +812,10 @@ class Game:
         assert top is not None
         if s.pending:
             kind = s.pending_kind
-            if value == "draw2":
-                ok = (kind == "draw2" and rules.stack_draw2_on_draw2) or (
-                    kind == "wild-draw4" and len(cards) >= 2 and rules.stack_two_draw2_on_draw4
-                )
-            elif value == "wild-draw4":
-                ok = rules.stack_draw4_on_draw2 if kind == "draw2" else rules.stack_draw4_on_draw4
-            else:
-                ok = value == "wild" and rules.wild_answers_penalty
-            if ok:
+            if answers_penalty(rules, kind, s.pending_cards, cards):
                 return None
             params = {"card": first.name, "pending": s.pending, "top": top.name}
-            if kind == "draw2":
-                can_answer = (
-                    rules.stack_draw2_on_draw2
-                    or rules.stack_draw4_on_draw2
-                    or rules.wild_answers_penalty
-                )
-            else:
-                can_answer = (
-                    rules.stack_draw4_on_draw4
-                    or rules.stack_two_draw2_on_draw4
-                    or rules.wild_answers_penalty
-                )
+            can_answer = may_answer_penalty(rules, kind)
             return Alert("penalty-pending", name, params, None if can_answer else "take")
         color = s.color
         if first.is_wild or color is None or first.color == color:
@@ -779,11 +831,9 @@ class Game:
             return Alert("illegal-card", name, params, "follow-color")
         return Alert("illegal-card", name, params)
 
-    def _on_color(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_color(self, s: _State, ev: Color) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
-        color = _color(ev.get("color"))
-        if color is None:
-            raise _Bad("bad-field", "a 'color' event needs a 'color'")
+        color = ev.color
         if s.multi and s.top is not None and not s.top.is_wild:
             # After several cards at once the player says which color ends on top.
             chosen = [c for c in s.multi if c.color == color]
@@ -800,14 +850,12 @@ class Game:
         s.color = color
         return True, [], True
 
-    def _on_draw(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_draw(self, s: _State, ev: Draw) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         if not (s.phase == OVER and s.pending):
             self._need_play(s)
-        count = ev.get("count", 1)
-        if not _is_int(count) or count < 1:
-            raise _Bad("bad-field", f"'count' must be a whole number >= 1, not {count!r}")
-        seat = self._seat(s, ev)
+        count = 1 if ev.count is None else ev.count
+        seat = self._seat(s, ev.player)
         name = s.players[seat]
         implied_pass = False
         if seat != s.turn:
@@ -849,11 +897,14 @@ class Game:
                 s.auto_passed = seat
                 s.turn = self._next(s, seat)
         self._pile_check(s)
+        if s.provisional_call is not None:
+            call, s.provisional_call = s.provisional_call, None
+            return True, self._false_call(s, call), True
         return True, [], True
 
-    def _on_pass(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_pass(self, s: _State, ev: Pass) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
-        seat = self._seat(s, ev)
+        seat = self._seat(s, ev.player)
         name = s.players[seat]
         if seat != s.turn:
             if seat == s.auto_passed:
@@ -870,16 +921,22 @@ class Game:
         s.wd4 = None
         s.drew = False
         s.turn = self._next(s, seat)
+        if s.provisional_call is not None:
+            call, s.provisional_call = s.provisional_call, None
+            return True, self._false_call(s, call), True
         return True, [], True
 
-    def _on_uno(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_uno(self, s: _State, ev: Uno) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
-        if ev.get("player") is None:
-            raise _Bad("bad-field", "an 'uno' event needs the 'player' who called")
-        seat = self._seat(s, ev)
+        seat = self._seat(s, ev.player)
         held = s.hands[seat]
+        if held > 2 and self.rules.multi_play and seat == s.turn:
+            # Before several cards at once: the play that follows says whether it was true.
+            changed = s.provisional_call != (seat, held)
+            s.provisional_call = (seat, held)
+            return True, [], changed
         # The call counts just before (2 cards) or just after (1 card) the next-to-last card.
-        if held in (1, 2) or (self.rules.multi_play and seat == s.turn):
+        if held in (1, 2):
             changed = not s.called[seat] or s.catch == seat
             s.called[seat] = True
             if s.catch == seat:
@@ -893,13 +950,11 @@ class Game:
             return False, [alert], True
         return True, [], False
 
-    def _on_catch(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
-        if ev.get("player") is None:
-            raise _Bad("bad-field", "a 'catch' event needs the 'player' caught")
+    def _on_catch(self, s: _State, ev: Catch) -> tuple[bool, list[Alert], bool]:
         if s.phase not in (PLAY, OVER):
             self._need_play(s)
-        seat = self._seat(s, ev)
-        by = self._seat(s, ev, "by")
+        seat = self._seat(s, ev.player)
+        by = self._seat(s, ev.by, "by")
         name = s.players[seat]
         if by == seat:
             raise _Bad("bad-field", f"{name} cannot catch themselves", name)
@@ -917,15 +972,13 @@ class Game:
         params = {"by": s.players[by], "count": taken}
         return True, [Alert("missed-uno", name, params)], True
 
-    def _on_challenge(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_challenge(self, s: _State, ev: Challenge) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         self._need_play(s)
         if not (rules.draw4_restricted and rules.draw4_challenge):
             raise _Bad("no-challenge", "these rules have no Wild Draw Four challenge")
-        guilty = ev.get("guilty")
-        if not isinstance(guilty, bool):
-            raise _Bad("bad-field", "'guilty' must be true or false")
-        seat = self._seat(s, ev)
+        guilty = ev.guilty
+        seat = self._seat(s, ev.player)
         name = s.players[seat]
         if s.wd4 is None or s.wd4[1] != seat:
             raise _Bad(
@@ -954,23 +1007,18 @@ class Game:
         self._pile_check(s)
         return True, [], True
 
-    def _on_end_round(self, s: _State, ev: dict[str, Any]) -> tuple[bool, list[Alert], bool]:
+    def _on_end_round(self, s: _State, ev: EndRound) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         if s.phase not in (FLIP, PLAY, OVER):
             if s.phase == MATCH_OVER:
                 raise _Bad("no-round", f"the match is over: {s.match_winner} won")
             self._need_play(s)
-        shown = ev.get("hands")
-        if not isinstance(shown, dict):
-            raise _Bad("bad-field", "'hands' must map each player to the cards in their hand")
         hands: list[list[Card]] = [[] for _ in s.players]
-        for player, names in shown.items():
+        for player, shown in ev.hands:
             seat = s.index.get(player)
             if seat is None:
                 raise _Bad("unknown-player", f"unknown player {player!r} in 'hands'")
-            if not isinstance(names, list):
-                raise _Bad("bad-field", f"the hand of {player} must be a list of card names")
-            hands[seat] = [_card(card) for card in names]
+            hands[seat] = list(shown)
         alerts: list[Alert] = []
         for seat, cards in enumerate(hands):
             expected = s.hands[seat]
@@ -1009,6 +1057,7 @@ class Game:
         s.pending_kind = ""
         s.catch = -1
         s.wd4 = None
+        s.provisional_call = None
         s.drew = False
         self._extra = {
             "round": result,
@@ -1020,45 +1069,7 @@ class Game:
 
 # ---------------------------------------------------------------------- helpers
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kind(value: object) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _card(name: object) -> Card:
-    try:
-        return parse_card(name)
-    except CardError as error:
-        raise _Bad("unknown-card", str(error)) from None
-
-
-def _cards(ev: dict[str, Any]) -> list[Card]:
-    single, several = ev.get("card"), ev.get("cards")
-    if several is None and isinstance(single, str):
-        card = _BY_NAME.get(single)  # the common case, without the error handling
-        if card is not None:
-            return [card]
-    if single is not None and several is not None:
-        raise _Bad("bad-field", "give 'card' or 'cards', not both")
-    if several is not None:
-        if not isinstance(several, list) or not several:
-            raise _Bad("bad-field", "'cards' must be a non-empty list of card names")
-        return [_card(name) for name in several]
-    if single is None:
-        raise _Bad("bad-field", "a 'play' needs a 'card' (or 'cards')")
-    return [_card(single)]
-
-
-def _color(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str) and value in _COLOR_SET:
-        return value
-    raise _Bad("bad-field", f"unknown color {value!r} (colors: {', '.join(COLORS)})")
+_EVENT_CLASSES: Final = tuple(EVENT_TYPES.values())
 
 
 def _describe_values(values: frozenset[str]) -> str:

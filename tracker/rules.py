@@ -63,8 +63,16 @@ class RuleSet:
     stack_two_draw2_on_draw4: bool = field(
         default=False,
         metadata=_doc(
-            "Two or more Draw Twos played at once may answer a pending Wild Draw Four "
-            "(needs `multi_play`)."
+            "A pair of Draw Twos of one color played at once may answer a pending Wild "
+            "Draw Four (needs `multi_play`; 000: 一对同色加二可以盖在+4上)."
+        ),
+    )
+    draw2_pair_needs_pair: bool = field(
+        default=False,
+        metadata=_doc(
+            "A penalty made by two or more Draw Twos played at once may not be answered "
+            "by a single Draw Two (000: 单张Draw 2不能压在2*（Draw 2）上); a pair, or a "
+            "Wild Draw Four where stacking allows, still may."
         ),
     )
     wild_answers_penalty: bool = field(
@@ -109,6 +117,14 @@ class RuleSet:
         default=True,
         metadata=_doc("The victim of a Wild Draw Four may challenge it (needs the restriction)."),
     )
+    draw4_free_on_penalty: bool = field(
+        default=False,
+        metadata=_doc(
+            "A Wild Draw Four answering a pending draw penalty is always legal, so it "
+            "cannot be challenged (004: 罚四牌只能跟在罚二牌或罚四牌后面，或者在没有与上家"
+            "颜色一样的牌时才可出)."
+        ),
+    )
     challenge_guilty_draw: int = field(
         default=4, metadata=_doc("Cards a player found guilty by a challenge draws.")
     )
@@ -117,10 +133,11 @@ class RuleSet:
         metadata=_doc("Cards a wrong challenger draws (the 4 of the penalty plus 2 more)."),
     )
     challenge_guilty_victim_loses_turn: bool = field(
-        default=False,
+        default=True,
         metadata=_doc(
-            "After a successful challenge the challenger still loses their turn "
-            "(default: the challenger then plays, following the named color)."
+            "After a successful challenge the challenger still loses their turn (000: "
+            "下家还是要停止出牌); off: the challenger then plays, following the named "
+            "color (004: 再由被罚者的下家...跟牌)."
         ),
     )
     uno_penalty: int = field(
@@ -129,7 +146,11 @@ class RuleSet:
     )
     false_uno_penalty: int = field(
         default=0,
-        metadata=_doc("Cards drawn for calling UNO when not down to one or two cards (0: none)."),
+        metadata=_doc(
+            "Cards drawn for calling UNO when not down to one or two cards (0: none). With "
+            "`multi_play` a call by the player on turn holding more is judged by their "
+            "next move: false unless a play leaves them one card (or none)."
+        ),
     )
     wrong_card_penalty: int = field(
         default=0,
@@ -222,10 +243,11 @@ class RuleSet:
     )
     stake: int = field(default=1, metadata=_doc("Multiplier of the `pairwise` scoring."))
     winner_deals: bool = field(
-        default=False,
+        default=True,
         metadata=_doc(
-            "The round winner deals the next round (default: the deal passes to the left, "
-            "i.e. to the next player clockwise)."
+            "The round winner deals the next round (000: 本局赢家为下一局的庄家; 004: "
+            "可以在下一局游戏中做庄家); off, or when nobody won: the deal passes to the "
+            "left, i.e. to the next player clockwise."
         ),
     )
 
@@ -342,6 +364,8 @@ HOUSE: Final = OFFICIAL.with_(
     stack_draw2_on_draw2=True,
     stack_draw4_on_draw2=True,
     stack_draw4_on_draw4=True,
+    stack_two_draw2_on_draw4=True,
+    draw2_pair_needs_pair=True,
     jump_in=True,
     multi_play=True,
     false_uno_penalty=2,
@@ -354,8 +378,8 @@ YOULERREN: Final = OFFICIAL.with_(
     stack_draw4_on_draw2=True,
     stack_draw4_on_draw4=True,
     follow_color_after_penalty=True,
-    draw4_restricted=False,
-    draw4_challenge=False,
+    draw4_free_on_penalty=True,
+    challenge_guilty_victim_loses_turn=False,
     last_card_values=frozenset({*map(str, range(1, 10)), "draw2", "wild-draw4"}),
     empty_draw_pile="end-round",
     target_score=None,

@@ -1,7 +1,8 @@
 """A random-game simulator: event logs of legal play with deliberate mistakes.
 
-The simulator deals real shuffled cards and keeps every hand, so it knows which plays
-are legal without asking the tracker; each event it writes carries ``expect``, the
+The simulator deals real shuffled cards and keeps every hand; which plays are legal it
+asks :mod:`tracker.legal`, the rules the tracker's :class:`~tracker.game.Game` judges
+with (so it cannot read a rule differently); each event it writes carries ``expect``, the
 alert codes a correct referee answers it with. A rate of deliberate mistakes (a card
 that does not match, a play out of turn, a missed UNO call that gets caught, a bluffed
 Wild Draw Four that gets challenged, a malformed event...) exercises the alerts.
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
+from tracker import legal
 from tracker.cards import COLORS, Card, full_deck
 from tracker.rules import PRESETS, RuleSet, preset
 
@@ -81,6 +83,7 @@ class Simulator:
         self.direction = 1
         self.pending = 0
         self.pending_kind = ""
+        self.pending_cards = 0  # cards of the last play that added to the penalty
         self.served = False
         self.drew = False  # the player on turn drew and did not pass yet
         self.called: list[bool] = []
@@ -132,30 +135,16 @@ class Simulator:
             raise _RoundOver
 
     def answers(self, cards: list[Card]) -> bool:
-        """Whether cards answer the pending penalty."""
-        rules, value, kind = self.rules, cards[0].value, self.pending_kind
-        if value == "draw2":
-            return (kind == "draw2" and rules.stack_draw2_on_draw2) or (
-                kind == "wild-draw4" and len(cards) >= 2 and rules.stack_two_draw2_on_draw4
-            )
-        if value == "wild-draw4":
-            return rules.stack_draw4_on_draw2 if kind == "draw2" else rules.stack_draw4_on_draw4
-        return value == "wild" and rules.wild_answers_penalty
+        """Whether cards answer the pending penalty (the tracker's rule)."""
+        return legal.answers_penalty(self.rules, self.pending_kind, self.pending_cards, cards)
 
     def matches(self, card: Card) -> bool:
-        """Whether one card may be played now (no penalty pending)."""
-        if card.color is None or self.color is None:
-            return True
-        if card.color == self.color:
-            return True
+        """Whether one card may be played now (no penalty pending; the tracker's rule)."""
         assert self.top is not None
-        return card.value == self.top.value and not (
-            self.rules.follow_color_after_penalty and self.served
-        )
+        return legal.matches(self.rules, self.top, self.color, self.served, card)
 
     def may_go_out_with(self, card: Card) -> bool:
-        allowed = self.rules.last_card_values
-        return allowed is None or card.value in allowed
+        return legal.may_go_out_with(self.rules, card)
 
     def honest_draw4(self, seat: int) -> bool:
         """A Wild Draw Four is honest when the hand holds no card of the current color."""
@@ -176,7 +165,10 @@ class Simulator:
         """Deal, play until the round ends, and write the `end-round`."""
         rng = self.rng
         size = hand_size or self.rules.hand_size
-        self.dealer = (self.dealer + 1) % self.n
+        if self.rules.winner_deals and self.winner is not None:
+            self.dealer = self.winner
+        else:
+            self.dealer = (self.dealer + 1) % self.n
         self.emit(
             {
                 "type": "round",
@@ -248,6 +240,7 @@ class Simulator:
             elif card.value == "draw2":
                 self.pending = 2
                 self.pending_kind = "draw2"
+                self.pending_cards = 1
 
     def end_round(self) -> None:
         hands = {
@@ -280,10 +273,11 @@ class Simulator:
         hand = self.hands[seat]
         if self.pending:
             options = [[c] for c in hand if self.answers([c])]
-            if self.rules.stack_two_draw2_on_draw4 and self.rules.multi_play:
-                twos = [c for c in hand if c.value == "draw2"]
-                if len(twos) >= 2 and self.pending_kind == "wild-draw4":
-                    options.append(twos[:2])
+            if self.rules.multi_play:
+                for color in COLORS:
+                    pair = [c for c in hand if c.value == "draw2" and c.color == color]
+                    if len(pair) == 2 and self.answers(pair):
+                        options.append(pair)
             options = [o for o in options if len(o) < len(hand) or self.may_go_out_with(o[0])]
             if options and rng.random() < 0.8:
                 self.play(seat, rng.choice(options))
@@ -391,6 +385,7 @@ class Simulator:
             self.winner = seat
             if amount and self.rules.last_card_draw_applies:
                 self.pending += amount
+                self.pending_cards = k
                 victim = self.nxt(seat)
                 self.turn = victim
                 self.draw(victim, self.pending)
@@ -409,9 +404,11 @@ class Simulator:
         else:
             self.turn = self.nxt(seat)
             if amount:
+                open_to_challenge = legal.draw4_open_to_challenge(self.rules, self.pending, k)
                 self.pending += amount
                 self.pending_kind = value
-                if value == "wild-draw4" and k == 1 and self.rules.draw4_restricted:
+                self.pending_cards = k
+                if value == "wild-draw4" and open_to_challenge:
                     self._maybe_challenge(seat, bluff=bluff)
 
     def _after_next_to_last(self, seat: int) -> None:
@@ -617,7 +614,7 @@ class Simulator:
             and top is not None
             and not top.is_wild
             and card is top
-            and (not self.pending or (top.value == "draw2" and self.rules.stack_draw2_on_draw2))
+            and (not self.pending or (top.value == "draw2" and self.answers([card])))
         )
 
     def _penalise(self, seat: int, penalty: int) -> None:

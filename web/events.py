@@ -17,24 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-COLORS = ("red", "yellow", "green", "blue")
-VALUES = (*(str(i) for i in range(10)), "skip", "reverse", "draw2")
-CARDS = frozenset({f"{c}-{v}" for c in COLORS for v in VALUES} | {"wild", "wild-draw4"})
+from tracker.cards import COLORS as COLORS  # re-exported: the card names live in tracker
+from tracker.cards import FACES
+from tracker.events import EventError as TrackerEventError
+from tracker.events import parse_event
 
-# type -> (required fields, optional fields)
-FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "round": (frozenset({"players", "dealer"}), frozenset({"hand_size"})),
-    "flip": (frozenset({"card"}), frozenset({"color"})),
-    "play": (frozenset(), frozenset({"card", "cards", "player", "color"})),
-    "color": (frozenset({"color"}), frozenset()),
-    "draw": (frozenset(), frozenset({"player", "count"})),
-    "pass": (frozenset(), frozenset({"player"})),
-    "uno": (frozenset({"player"}), frozenset()),
-    "catch": (frozenset({"player", "by"}), frozenset()),
-    "challenge": (frozenset({"guilty"}), frozenset({"player"})),
-    "undo": (frozenset(), frozenset()),
-    "end-round": (frozenset({"hands"}), frozenset()),
-}
+CARDS = frozenset(FACES)
 # Keys a client may attach that are not part of the event (kept out of the log).
 ENVELOPE = frozenset({"t", "source", "client_id"})
 
@@ -45,74 +33,8 @@ class EventError(ValueError):
 
 def validate_event(body: Any) -> dict[str, Any]:
     """Return the event (a clean copy) or raise :class:`EventError`."""
-    if not isinstance(body, dict):
-        raise EventError("the body must be a JSON object with a 'type'")
-    kind = body.get("type")
-    if not isinstance(kind, str):
-        raise EventError("missing 'type' (a string such as 'play' or 'draw')")
-    if kind not in FIELDS:
-        raise EventError(
-            f"unknown event type {kind!r}; expected one of: {', '.join(sorted(FIELDS))}"
-        )
-    required, optional = FIELDS[kind]
-    missing = sorted(required - body.keys())
-    if missing:
-        raise EventError(f"'{kind}' needs {', '.join(repr(m) for m in missing)}")
-    unknown = sorted(body.keys() - required - optional - ENVELOPE - {"type"})
-    if unknown:
-        raise EventError(f"'{kind}' has no field {', '.join(repr(u) for u in unknown)}")
-    event = {k: v for k, v in body.items() if k not in ENVELOPE}
-    for name, value in event.items():
-        _check_field(kind, name, value)
-    if kind == "play" and ("card" in event) == ("cards" in event):
-        raise EventError("'play' needs exactly one of 'card' or 'cards'")
-    return event
-
-
-def _check_field(kind: str, name: str, value: Any) -> None:
-    if name == "type":
-        return
-    if name in ("player", "by", "dealer"):
-        if not isinstance(value, str) or not value.strip():
-            raise EventError(f"'{name}' must be a player's name")
-    elif name == "card":
-        _check_card(value, allow_back=False)
-    elif name == "cards":
-        if not isinstance(value, list) or not value:
-            raise EventError("'cards' must be a non-empty list of card names")
-        for card in value:
-            _check_card(card, allow_back=False)
-    elif name == "color":
-        if value not in COLORS:
-            raise EventError(f"'color' must be one of {', '.join(COLORS)}, not {value!r}")
-    elif name in ("count", "hand_size"):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 108:
-            raise EventError(f"'{name}' must be a whole number from 1 to 108")
-    elif name == "guilty":
-        if not isinstance(value, bool):
-            raise EventError("'guilty' must be true or false")
-    elif name == "players":
-        if (
-            not isinstance(value, list)
-            or len(value) < 2
-            or not all(isinstance(p, str) and p.strip() for p in value)
-            or len(set(value)) != len(value)
-        ):
-            raise EventError("'players' must be a list of at least 2 distinct names")
-    elif name == "hands":
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            raise EventError("'hands' must map each player to a list of card names")
-        for cards in value.values():
-            if not isinstance(cards, list):
-                raise EventError("'hands' must map each player to a list of card names")
-            for card in cards:
-                _check_card(card, allow_back=False)
-
-
-def _check_card(value: Any, *, allow_back: bool) -> None:
-    if isinstance(value, str) and (value in CARDS or (allow_back and value == "back")):
-        return
-    raise EventError(
-        f"{value!r} is not a card name (use e.g. 'red-7', 'blue-skip', 'green-draw2', "
-        "'wild', 'wild-draw4')"
-    )
+    try:
+        parse_event(body, strict=True, ignore=ENVELOPE)  # the tracker's parser
+    except TrackerEventError as error:
+        raise EventError(str(error)) from None
+    return {k: v for k, v in body.items() if k not in ENVELOPE}

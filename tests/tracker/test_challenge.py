@@ -3,20 +3,20 @@
 from tests.tracker.helpers import deal, ok
 
 
-def test_a_guilty_player_draws_four_and_the_challenger_plays() -> None:
+def test_a_guilty_player_draws_four_and_the_challenger_still_loses_the_turn() -> None:
     game = deal()
     ok(game, {"type": "play", "card": "wild-draw4", "color": "blue"})
     v = game.apply({"type": "challenge", "player": "Bob", "guilty": True})
     assert v.ok and v.codes == ["wild-draw4-bluff"] and v.alerts[0].player == "Ann"
     assert v.state["hands"] == {"Ann": 10, "Bob": 7, "Cy": 7, "Dee": 7}
-    assert (v.state["turn"], v.state["pending_draw"], v.state["color"]) == ("Bob", 0, "blue")
+    assert (v.state["turn"], v.state["pending_draw"], v.state["color"]) == ("Cy", 0, "blue")
 
 
-def test_the_challenger_may_still_lose_the_turn() -> None:
-    game = deal(challenge_guilty_victim_loses_turn=True)
+def test_the_challenger_may_play_instead() -> None:
+    game = deal(challenge_guilty_victim_loses_turn=False)
     ok(game, {"type": "play", "card": "wild-draw4", "color": "blue"})
     v = game.apply({"type": "challenge", "guilty": True})
-    assert (v.state["turn"], v.state["hands"]["Bob"]) == ("Cy", 7)
+    assert (v.state["turn"], v.state["hands"]["Bob"]) == ("Bob", 7)
 
 
 def test_a_wrong_challenger_draws_six_and_loses_the_turn() -> None:
@@ -58,7 +58,7 @@ def test_guilty_must_be_a_boolean() -> None:
 
 
 def test_no_challenge_where_the_wild_draw_four_is_unrestricted() -> None:
-    game = deal("youlerren")
+    game = deal(draw4_restricted=False)
     ok(game, {"type": "play", "card": "wild-draw4", "color": "blue"})
     v = game.apply({"type": "challenge", "guilty": True})
     assert v.codes == ["bad-event"] and v.state["pending_draw"] == 4

@@ -13,6 +13,10 @@ MODULES = [
     "tracker.scoring",
     "tracker.game",
     "tracker.simulate",
+    "tracker.events",
+    "tracker.legal",
+    "tracker.tables",
+    "tracker.vocabulary",
 ]
 
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import PRESETS, RuleError, RuleSet, UnknownPresetError, preset, toggle_table
+from tracker import PRESETS, RuleError, RuleSet, UnknownPresetError, preset, tables, toggle_table
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -107,3 +107,17 @@ def test_the_readme_copy_of_the_table_is_current_where_there_is_one() -> None:
         section = text.split(start, 1)[1].split(end, 1)[0]
         if "|" in section:  # a copied table (a link to docs/rules.md is fine too)
             assert toggle_table() in section, "README rules table is out of date"
+
+
+def test_the_table_writer_rewrites_a_stale_copy_and_checks_current_ones(tmp_path: Path) -> None:
+    root = DOCS.parents[1]
+    assert tables.main(["--check", "--root", str(root)]) == 0
+    (tmp_path / "docs").mkdir()
+    stale = f"intro\n{tables.START}\n| old |\n{tables.END}\nrest\n"
+    for name in tables.DOCUMENTS:
+        (tmp_path / name).write_text(stale, encoding="utf-8")
+    assert tables.main(["--check", "--root", str(tmp_path)]) == 1
+    assert tables.main(["--root", str(tmp_path)]) == 0
+    text = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert toggle_table() in text and text.startswith("intro\n") and text.endswith("rest\n")
+    assert tables.main(["--check", "--root", str(tmp_path)]) == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import Game, preset
+from tracker import Game, parse_card, preset
 from tracker.simulate import Simulator, main, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,3 +82,35 @@ def test_python_dash_m_entry_point() -> None:
         check=True,
     )
     assert json.loads(result.stdout.splitlines()[-1])["type"] == "end-round"
+
+
+def _facing(rules_name: str, kind: str, cards: int, hand: list[str]) -> Simulator:
+    """A simulator whose player on turn faces a pending penalty, holding ``hand``."""
+    sim = Simulator(preset(rules_name), players=2, seed=0)
+    sim.play_round()  # deal a real round, then set the moment up
+    sim.events.clear()
+    sim.hands = [[parse_card(name) for name in hand], [parse_card("green-1")] * 5]
+    sim.top, sim.color, sim.turn, sim.direction = parse_card(kind), "blue", 0, 1
+    sim.pending = 4 if kind == "wild-draw4" else 2 * cards
+    sim.pending_kind = "wild-draw4" if kind == "wild-draw4" else "draw2"
+    sim.pending_cards = cards
+    sim.drew, sim.winner, sim.mistakes = False, None, 0.0
+    return sim
+
+
+def test_the_simulator_answers_penalties_by_the_tracker_s_rules() -> None:
+    # house (000): only a same-colour pair of Draw Twos covers a +4 ...
+    plays = set()
+    for seed in range(20):
+        sim = _facing("house", "wild-draw4", 1, ["red-draw2", "red-draw2", "blue-draw2", "blue-3"])
+        sim.rng.seed(seed)
+        sim.step()
+        event = sim.events[0]
+        plays.add((event["type"], tuple(event.get("cards", ())), event.get("count")))
+    assert plays == {("play", ("red-draw2", "red-draw2"), None), ("draw", (), 4)}
+    # ... and a single Draw Two never goes on a pair
+    for seed in range(20):
+        sim = _facing("house", "blue-draw2", 2, ["red-draw2", "blue-3", "green-7"])
+        sim.rng.seed(seed)
+        sim.step()
+        assert sim.events[0]["type"] == "draw"

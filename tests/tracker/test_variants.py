@@ -47,7 +47,9 @@ def test_two_draw_twos_on_a_wild_draw_four() -> None:
     game = deal(multi_play=True, stack_two_draw2_on_draw4=True)
     ok(game, {"type": "play", "card": "wild-draw4", "color": "red"})
     refused(play(game, "red-draw2"), "penalty-pending")  # one is not enough
-    v = ok(game, {"type": "play", "cards": ["red-draw2", "blue-draw2"]})
+    mixed = game.apply({"type": "play", "cards": ["red-draw2", "blue-draw2"]})
+    refused(mixed, "penalty-pending")  # a pair of one color (000: 一对同色加二)
+    v = ok(game, {"type": "play", "cards": ["red-draw2", "red-draw2"]})
     assert (v.state["turn"], v.state["pending_draw"]) == ("Cy", 8)
 
 

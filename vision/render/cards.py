@@ -28,6 +28,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tracker.cards import CARD_NAMES as CARDS
+from tracker.cards import COLORED_VALUES as VALUES
+from tracker.cards import COLORS, FACES
 from vision.render.hands import draw_hand
 from vision.render.table import render_table
 
@@ -44,12 +47,6 @@ __all__ = [
 
 Image = npt.NDArray[np.uint8]
 
-COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
-VALUES: tuple[str, ...] = (*(str(i) for i in range(10)), "skip", "reverse", "draw2")
-#: The 54 distinct faces, in a fixed order (also the classifier's class order).
-FACES: tuple[str, ...] = (*(f"{c}-{v}" for c in COLORS for v in VALUES), "wild", "wild-draw4")
-#: Every name a card image can have: the faces and ``back``.
-CARDS: tuple[str, ...] = (*FACES, "back")
 EDITIONS: tuple[str, ...] = ("2018", "classic", "flat")
 
 # Base BGR colours per edition; the renderer jitters around them.
