@@ -1,0 +1,47 @@
+"""The organiser's page: every table live, standings, ratings with their history."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flask import Blueprint, current_app, render_template
+from markupsafe import Markup
+
+from league import queries
+from league.api import ratings
+from league.db import get_db
+from league.plot import history_svg
+
+bp = Blueprint("league_pages", __name__)
+
+
+def _summary() -> dict[str, Any]:
+    conn = get_db()
+    r = ratings(conn)
+    shown = {p.player for p in r.current[: int(current_app.config["RATING_PLOT_PLAYERS"])]}
+    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for p in r.history:
+        if p.player in shown:
+            series[p.player].append((p.index, p.ordinal))
+    by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in queries.standings(conn):
+        by_rules[row["rule_set"]].append(row)
+    return {
+        "standings": dict(by_rules),
+        "ratings": r.current,
+        "plot": Markup(history_svg(dict(series), "rating (mu - 3 sigma) after each round")),
+    }
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template(
+        "league.html", tables=queries.board(get_db()), **_summary()
+    )
+
+
+@bp.get("/parts/summary")
+def summary() -> str:
+    """The standings and ratings alone (the page reloads them when a round ends)."""
+    return render_template("league_summary.html", **_summary())
