@@ -55,9 +55,7 @@ def push(table: str) -> Any:
         _announce(table, result.inserted)
     answer = {"match": result.match, "acked": result.acked, "inserted": len(result.inserted)}
     if result.gap:
-        return _error(
-            f"events must follow on from {result.acked} without a gap", 409, **answer
-        )
+        return _error(f"events must follow on from {result.acked} without a gap", 409, **answer)
     return jsonify({**answer, "repeats": result.repeats})
 
 

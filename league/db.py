@@ -42,8 +42,10 @@ class Pool:
                 return conn
 
     def put(self, conn: Conn) -> None:
-        broken = conn.closed or conn.broken or conn.info.transaction_status not in (
-            psycopg.pq.TransactionStatus.IDLE,
+        broken = (
+            conn.closed
+            or conn.broken
+            or conn.info.transaction_status not in (psycopg.pq.TransactionStatus.IDLE,)
         )
         if broken or self.idle.qsize() >= self.size:
             conn.close()

@@ -71,7 +71,7 @@ def parse_push(body: object) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         and len(set(players)) == len(players),
         "'match.players' must be a list of 2 or more distinct names",
     )
-    _require(isinstance(match.get("created_at"), int | float), "'match.created_at' must be a number")
+    _require(isinstance(match.get("created_at"), int | float), "'match.created_at': a number")
     _require(isinstance(events, list), "'events' must be a list")
     assert isinstance(events, list)
     _require(len(events) <= MAX_BATCH, f"at most {MAX_BATCH} events a push")
@@ -109,8 +109,9 @@ def _ensure_rule_set(conn: psycopg.Connection[Any], name: str) -> None:
 def _ensure_match(conn: psycopg.Connection[Any], table: str, match: Mapping[str, Any]) -> None:
     mid, players = int(match["id"]), list(match["players"])
     row = conn.execute(
-        "SELECT rule_set, array(SELECT player FROM match_players mp WHERE mp.table_name = m.table_name"
-        " AND mp.match_id = m.match_id ORDER BY seat) AS players"
+        "SELECT rule_set, array(SELECT player FROM match_players mp"
+        " WHERE mp.table_name = m.table_name AND mp.match_id = m.match_id ORDER BY seat)"
+        " AS players"
         " FROM matches m WHERE table_name = %s AND match_id = %s",
         (table, mid),
     ).fetchone()
@@ -131,7 +132,8 @@ def _ensure_match(conn: psycopg.Connection[Any], table: str, match: Mapping[str,
             "INSERT INTO players (name) VALUES (%s) ON CONFLICT DO NOTHING", [(p,) for p in players]
         )
         cur.executemany(
-            "INSERT INTO match_players (table_name, match_id, seat, player) VALUES (%s, %s, %s, %s)",
+            "INSERT INTO match_players (table_name, match_id, seat, player)"
+            " VALUES (%s, %s, %s, %s)",
             [(table, mid, seat, p) for seat, p in enumerate(players)],
         )
 

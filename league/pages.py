@@ -36,9 +36,7 @@ def _summary() -> dict[str, Any]:
 
 @bp.get("/")
 def index() -> str:
-    return render_template(
-        "league.html", tables=queries.board(get_db()), **_summary()
-    )
+    return render_template("league.html", tables=queries.board(get_db()), **_summary())
 
 
 @bp.get("/parts/summary")

@@ -123,8 +123,12 @@ def tile(row: dict[str, Any]) -> dict[str, Any]:
         "players": list(row.get("players") or []),
         "state": row.get("state") or {},
         "alerts": [
-            {"code": a.get("code"), "player": a.get("player"), "message": a.get("message"),
-             "seq": a["seq"]}
+            {
+                "code": a.get("code"),
+                "player": a.get("player"),
+                "message": a.get("message"),
+                "seq": a["seq"],
+            }
             for a in alerts[:BOARD_ALERTS]
         ],
     }

@@ -39,7 +39,7 @@ class Ratings:
     history: list[Point]  # every player's rating after each of their rounds, in order
 
 
-def _ranks(result: Mapping[str, Any], players: list[str]) -> list[int]:
+def _ranks(result: Mapping[str, Any], players: list[str]) -> list[float]:
     points = result.get("points") or {}
     hand = result.get("hand_points") or {}
     sign = 1.0 if result.get("lower_wins") else -1.0
@@ -48,7 +48,7 @@ def _ranks(result: Mapping[str, Any], players: list[str]) -> list[int]:
         return (sign * float(points.get(p, 0)), float(hand.get(p, 0)))
 
     keys = sorted({key(p) for p in players})
-    return [keys.index(key(p)) + 1 for p in players]
+    return [float(keys.index(key(p)) + 1) for p in players]
 
 
 def rate(rounds: Iterable[Mapping[str, Any]]) -> Ratings:
@@ -67,8 +67,6 @@ def rate(rounds: Iterable[Mapping[str, Any]]) -> Ratings:
             ratings[p] = r
             games[p] = games.get(p, 0) + 1
             history.append(Point(p, index, games[p], float(r.mu), float(r.sigma)))
-    current = [
-        Point(p, 0, games[p], float(r.mu), float(r.sigma)) for p, r in ratings.items()
-    ]
+    current = [Point(p, 0, games[p], float(r.mu), float(r.sigma)) for p, r in ratings.items()]
     current.sort(key=lambda pt: (-pt.ordinal, pt.player))
     return Ratings(current, history)

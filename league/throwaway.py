@@ -80,13 +80,35 @@ class ThrowawayPostgres:
     def start(self) -> ThrowawayPostgres:
         data = self.dir / "data"
         if not data.exists():
-            self._run("initdb", "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                      "--locale=C", "--no-sync")  # fmt: skip
+            self._run(
+                "initdb",
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            )
         options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
         if not self.fsync:
             options += " -F"
-        self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.dir / "log"),
-                  "-w", "-t", "60", "start")  # fmt: skip
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(self.dir / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
         return self
 
     def stop(self, remove: bool = True) -> None:

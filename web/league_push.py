@@ -16,7 +16,6 @@ import json
 import sqlite3
 import sys
 import threading
-import time
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -143,10 +142,10 @@ class LeaguePusher:
                     {"match": match, "events": events},
                 )
             except Refused as exc:
-                if exc.status == 409 and isinstance(exc.body.get("acked"), int):
-                    if exc.body["acked"] != done:  # out of step: take the league's word
-                        self.acked[int(mid)] = int(exc.body["acked"])
-                        return True
+                theirs = exc.body.get("acked")
+                if exc.status == 409 and isinstance(theirs, int) and theirs != done:
+                    self.acked[int(mid)] = theirs  # out of step: take the league's word
+                    return True
                 raise
             self.acked[int(mid)] = int(answer["acked"])
             self.sent += int(answer.get("inserted", 0))

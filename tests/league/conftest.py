@@ -19,7 +19,6 @@ from league.tables import add_table
 from league.throwaway import ThrowawayPostgres, find_bin
 from tests.web.helpers import LiveServer
 
-
 TOKENS = {"t1": "token-of-table-one-0001", "t2": "token-of-table-two-0002"}
 
 

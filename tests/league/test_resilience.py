@@ -43,9 +43,7 @@ def test_a_table_plays_on_while_the_league_is_down_and_catches_up(
     tmp_path: Path, league_app: Flask, league_url: str
 ) -> None:
     port = free_port()
-    table = Table(
-        tmp_path, "t1", PLAYERS, league=f"http://127.0.0.1:{port}", token=TOKENS["t1"]
-    )
+    table = Table(tmp_path, "t1", PLAYERS, league=f"http://127.0.0.1:{port}", token=TOKENS["t1"])
     try:
         log = simulated_match("official", PLAYERS, seed=11, rounds=2)
         assert table.play(log) == len(log)  # nothing waits for the league
@@ -55,9 +53,7 @@ def test_a_table_plays_on_while_the_league_is_down_and_catches_up(
         assert league_events(league_url, "t1") == {}
         server = ServerOnPort(league_app, port)
         try:
-            wait_for(
-                lambda: len(league_events(league_url, "t1")) == len(log), what="the catch-up"
-            )
+            wait_for(lambda: len(league_events(league_url, "t1")) == len(log), what="the catch-up")
             table.play(simulated_match("official", PLAYERS, seed=12, rounds=1)[:10])
             wait_for(lambda: league_events(league_url, "t1") == table.stored(), what="all")
         finally:
@@ -102,9 +98,7 @@ def test_kill_9_of_the_league_mid_evening_loses_nothing_acknowledged(
 ) -> None:
     league = LeagueProcess(league_url, league_port)
     names = ["t1", "t2"]
-    tables = [
-        Table(tmp_path, n, PLAYERS, league=league.url, token=TOKENS[n]) for n in names
-    ]
+    tables = [Table(tmp_path, n, PLAYERS, league=league.url, token=TOKENS[n]) for n in names]
     logs = [simulated_match("official", PLAYERS, seed=20 + i, rounds=3) for i in range(2)]
     half = threading.Event()
     acked_at_kill: list[dict[int, int]] = []
@@ -153,14 +147,29 @@ def test_kill_9_of_the_league_mid_evening_loses_nothing_acknowledged(
             league.kill9()
 
 
-def test_serve_pushes_to_the_league(
-    tmp_path: Path, league_server: object, league_url: str
-) -> None:
+def test_serve_pushes_to_the_league(tmp_path: Path, league_server: object, league_url: str) -> None:
     url = league_server.url  # type: ignore[attr-defined]
     serve = subprocess.Popen(
-        [sys.executable, "-m", "uno_table", "serve", "--source", "none", "--port", "0",
-         "--players", "Ann,Bob", "--db", str(tmp_path / "table.db"),
-         "--league", url, "--table", "t2", "--league-token", TOKENS["t2"]],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "uno_table",
+            "serve",
+            "--source",
+            "none",
+            "--port",
+            "0",
+            "--players",
+            "Ann,Bob",
+            "--db",
+            str(tmp_path / "table.db"),
+            "--league",
+            url,
+            "--table",
+            "t2",
+            "--league-token",
+            TOKENS["t2"],
+        ],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "UNO_TABLE_TOKEN": "referee-123"},
         stdout=subprocess.PIPE,
@@ -196,8 +205,18 @@ def test_serve_pushes_to_the_league(
 
 def test_serve_refuses_league_without_table_or_token(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "uno_table", "serve", "--source", "none", "--db",
-         str(tmp_path / "x.db"), "--league", "http://127.0.0.1:1"],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "uno_table",
+            "serve",
+            "--source",
+            "none",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--league",
+            "http://127.0.0.1:1",
+        ],
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if k != "UNO_LEAGUE_TOKEN"},
         capture_output=True,
