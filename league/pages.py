@@ -12,6 +12,7 @@ from league import queries
 from league.api import ratings
 from league.db import get_db
 from league.plot import history_svg
+from league.ratings import initial
 
 bp = Blueprint("league_pages", __name__)
 
@@ -21,8 +22,11 @@ def _summary() -> dict[str, Any]:
     r = ratings(conn)
     shown = {p.player for p in r.current[: int(current_app.config["RATING_PLOT_PLAYERS"])]}
     series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    start = initial()
     for p in r.history:
         if p.player in shown:
+            if p.player not in series:  # from where everyone starts, before their first round
+                series[p.player].append((p.index - 1, start))
             series[p.player].append((p.index, p.ordinal))
     by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in queries.standings(conn):

@@ -39,6 +39,12 @@ class Ratings:
     history: list[Point]  # every player's rating after each of their rounds, in order
 
 
+def initial() -> float:
+    """The rating every player starts from (mu - 3 sigma of a new openskill rating)."""
+    r = PlackettLuce().rating()
+    return float(r.mu) - 3.0 * float(r.sigma)
+
+
 def _ranks(result: Mapping[str, Any], players: list[str]) -> list[float]:
     points = result.get("points") or {}
     hand = result.get("hand_points") or {}
