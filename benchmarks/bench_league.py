@@ -268,8 +268,10 @@ def main() -> int:
             for t in tables:
                 t.close()
             size0, rounds0 = db_bytes(url)
+            events0 = count_events(url)
             bulk_s = bulk_games(league, "bench-token-of-the-bulk", args.games, args.seed)
             size1, rounds1 = db_bytes(url)
+            bulk_events = count_events(url) - events0
         finally:
             proc.kill()
             proc.wait()
@@ -285,14 +287,12 @@ def main() -> int:
     print(f"commit -> viewer delay over {len(delays)} tiles: median "
           f"{statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms; "
           f"standings reloads {seen['summaries']}")  # fmt: skip
-    print(f"bulk: {rounds1 - rounds0} rounds ({count_events_note(size1 - size0)}) pushed in "
-          f"{bulk_s:.1f} s; database size per 1,000 games: {per_1000 / 2**20:.1f} MiB "
+    print(f"bulk: {rounds1 - rounds0} rounds, {bulk_events} events "
+          f"({(size1 - size0) / 2**20:.1f} MiB, {(size1 - size0) / max(bulk_events, 1):.0f} "
+          f"bytes an event) pushed in {bulk_s:.1f} s ({bulk_events / bulk_s:.0f} events/s); "
+          f"database size per 1,000 games: {per_1000 / 2**20:.1f} MiB "
           f"(whole database after the run: {size1 / 2**20:.1f} MiB, {rounds1} rounds)")  # fmt: skip
     return 0 if lost == 0 else 1
-
-
-def count_events_note(size: int) -> str:
-    return f"{size / 2**20:.1f} MiB"
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import psycopg
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from league import queries
-from league.db import get_db
+from league.db import close_db, get_db
 from league.ingest import PushError, accept, acked_of
 from league.ratings import Ratings, rate
 from league.tables import token_ok
@@ -38,6 +38,12 @@ def _authorise(table: str) -> tuple[Response, int] | None:
     if not token_ok(get_db(), table, token):
         return _error(f"this token does not write to table {table!r}", 403)
     return None
+
+
+@bp.app_errorhandler(psycopg.OperationalError)
+def database_unavailable(exc: psycopg.OperationalError) -> tuple[Response, int]:
+    """PostgreSQL cannot be reached: 503, and the tables' pushers try again later."""
+    return _error(f"the league's database is unavailable: {exc}", 503)
 
 
 @bp.post("/api/tables/<table>/events")
@@ -89,8 +95,9 @@ def stream() -> Response:
     """Server-Sent Events: the whole board first, then each table's tile as it changes."""
     broker = current_app.extensions["league"]["broker"]
     keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
-    q = broker.subscribe()
     first = {"kind": "board", "tables": queries.board(get_db())}
+    close_db()  # the stream may stay open for hours: give the connection back now
+    q = broker.subscribe()
 
     def events() -> Iterator[str]:
         try:

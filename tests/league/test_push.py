@@ -151,3 +151,16 @@ def test_a_table_pushes_every_stored_event_as_it_is_committed(
         assert table.pusher.sent == len(stored)  # each sent once: no repeats were needed
     finally:
         table.close()
+
+
+def test_database_down_is_503_and_nothing_is_acknowledged(tmp_path: Path) -> None:
+    from league import create_app
+
+    app = create_app(
+        {"DATABASE": "postgresql://postgres@127.0.0.1:1/none", "MIGRATE": False, "TESTING": True}
+    )
+    answer = app.test_client().post(
+        "/api/tables/t1/events", json=push_body(DEAL), headers=auth("t1")
+    )
+    assert answer.status_code == 503
+    assert "unavailable" in answer.json["error"]
