@@ -107,13 +107,15 @@ class LeaguePusher:
     def _push_some(self, store: sqlite3.Connection) -> bool:
         """Send one batch of the first match with events the league lacks; False: none."""
         assert self.acked is not None
-        rows = store.execute(
-            "SELECT m.id, m.created_at, m.rules, m.players, COALESCE(MAX(e.n), 0)"
-            " FROM matches m LEFT JOIN events e ON e.match_id = m.id GROUP BY m.id ORDER BY m.id"
+        matches = store.execute(
+            "SELECT id, created_at, rules, players FROM matches ORDER BY id"
         ).fetchall()
-        for mid, created_at, rules, players, last in rows:
+        for mid, created_at, rules, players in matches:
             done = self.acked.get(int(mid), 0)
-            if last <= done:
+            # One probe of the primary key (match_id, n): the log is never scanned.
+            if not store.execute(
+                "SELECT 1 FROM events WHERE match_id = ? AND n > ? LIMIT 1", (mid, done)
+            ).fetchone():
                 continue
             events = [
                 {

@@ -76,6 +76,7 @@ def test_event_log_rejects_a_second_row_with_the_same_key(pg: ThrowawayPostgres)
             conn.execute(f"INSERT INTO events VALUES {row}".encode())
 
 
+@pytest.mark.slow
 def test_cli_migrates_and_registers_a_table_with_its_token_hashed(pg: ThrowawayPostgres) -> None:
     url = pg.new_database()
     cli = [sys.executable, "-m", "uno_table", "league", "--db", url]
