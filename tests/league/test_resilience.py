@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from league.throwaway import free_port
+from league.throwaway import ThrowawayPostgres, free_port
 from tests.league.conftest import TOKENS
 from tests.league.helpers import Table, league_events, simulated_match, wait_for
 
@@ -224,3 +224,25 @@ def test_serve_refuses_league_without_table_or_token(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "--table" in done.stderr
+
+
+@pytest.mark.slow
+def test_the_league_rides_out_a_restart_of_postgresql(
+    tmp_path: Path, league_server: object, league_url: str, pg: ThrowawayPostgres
+) -> None:
+    url = league_server.url  # type: ignore[attr-defined]
+    table = Table(tmp_path, "t1", PLAYERS, league=url, token=TOKENS["t1"])
+    try:
+        log = simulated_match("official", PLAYERS, seed=31, rounds=2)
+        table.play(log[:20])
+        wait_for(lambda: len(league_events(league_url, "t1")) == 20, what="the first push")
+        pg.stop(remove=False)
+        try:
+            table.play(log[20:])  # the table plays on; the league answers 503
+            wait_for(lambda: table.pusher is not None and table.pusher.state == "down", what="503")
+            assert table.pusher is not None and "503" in table.pusher.last_error
+        finally:
+            pg.start()
+        wait_for(lambda: league_events(league_url, "t1") == table.stored(), what="the catch-up")
+    finally:
+        table.close()
