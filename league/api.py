@@ -133,7 +133,7 @@ def since_arg() -> float:
     try:
         return datetime.fromisoformat(text).timestamp()
     except ValueError as exc:
-        raise PushError(f"?since= takes epoch seconds or an ISO date, not {text!r}") from exc
+        raise ValueError(f"?since= takes epoch seconds or an ISO date, not {text!r}") from exc
 
 
 def ratings(conn: psycopg.Connection[Any]) -> Ratings:
@@ -152,8 +152,8 @@ def ratings(conn: psycopg.Connection[Any]) -> Ratings:
 def standings() -> Any:
     try:
         since = since_arg()
-    except PushError as exc:
-        return _error(exc.message, 400)
+    except ValueError as exc:
+        return _error(str(exc), 400)
     return jsonify({"since": since, "standings": queries.standings(get_db(), since)})
 
 

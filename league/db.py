@@ -8,7 +8,6 @@ is closed rather than lent again.
 from __future__ import annotations
 
 import queue
-import threading
 from typing import Any
 
 import psycopg
@@ -30,7 +29,6 @@ class Pool:
         self.url = url
         self.idle: queue.LifoQueue[Conn] = queue.LifoQueue()
         self.size = size
-        self.lock = threading.Lock()
 
     def get(self) -> Conn:
         while True:

@@ -159,3 +159,13 @@ def test_page_and_csv_exports_show_the_same_figures(
     board = client.get("/api/board").json["tables"]
     assert [(t["table"], t["match"]) for t in board] == [("t1", 2), ("t2", 2)]
     assert all(t["state"].get("hands") for t in board)
+
+
+def test_standings_since_a_date(evening: tuple[FlaskClient, dict[Any, Any]]) -> None:
+    client, _ = evening
+    everything = client.get("/api/standings?since=1970-01-01").json["standings"]
+    assert everything == client.get("/api/standings").json["standings"]
+    assert client.get("/api/standings?since=1001.5").json["standings"] != everything
+    assert client.get("/api/standings?since=2999-01-01").json["standings"] == []
+    bad = client.get("/api/standings?since=yesterday")
+    assert bad.status_code == 400 and "ISO date" in bad.json["error"]

@@ -14,6 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
     return serve(app, args.host, args.port)
 
 
-def serve(app: object, host: str, port: int) -> int:
+def serve(app: Flask, host: str, port: int) -> int:
     import logging
 
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        server = make_server(host, port, app, threaded=True)  # type: ignore[arg-type]
+        server = make_server(host, port, app, threaded=True)
     except OSError as exc:
         print(f"uno-table league: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         return 2
