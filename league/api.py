@@ -185,12 +185,16 @@ EXPORTS = ("standings", "rounds", "ratings", "events")
 def export(what: str) -> Any:
     if what not in EXPORTS:
         return _error(f"no export {what!r} (known: {', '.join(EXPORTS)})", 404)
+    try:
+        since = since_arg()
+    except ValueError as exc:
+        return _error(str(exc), 400)
     conn = get_db()
     rows: list[dict[str, Any]]
     if what == "standings":
-        rows = queries.standings(conn)
+        rows = queries.standings(conn, since)
     elif what == "rounds":
-        rows = queries.round_results(conn)
+        rows = queries.round_results(conn, since)
     elif what == "ratings":
         r = ratings(conn)
         rows = [{**_point(p), "round": p.index} for p in r.history]

@@ -54,7 +54,7 @@
   }
 
   async function reloadSummary() {
-    const response = await fetch("/parts/summary");
+    const response = await fetch("/parts/summary" + window.location.search);
     if (response.ok) document.getElementById("summary").innerHTML = await response.text();
   }
 

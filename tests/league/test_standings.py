@@ -169,3 +169,9 @@ def test_standings_since_a_date(evening: tuple[FlaskClient, dict[Any, Any]]) -> 
     assert client.get("/api/standings?since=2999-01-01").json["standings"] == []
     bad = client.get("/api/standings?since=yesterday")
     assert bad.status_code == 400 and "ISO date" in bad.json["error"]
+    page = client.get("/?since=1001.5").get_data(as_text=True)
+    assert "since 19" in page and 'data-rules="youlerren"' in page
+    assert 'data-rules="official"' not in page  # the official matches began before
+    assert client.get("/parts/summary?since=nope").status_code == 400
+    rounds = client.get("/export/rounds.csv?since=1001.5").text
+    assert "youlerren" in rounds and "official" not in rounds
