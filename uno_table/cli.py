@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "calibrate-deck": "uno_table.commands.calibrate_deck",
     "calibrate-table": "uno_table.commands.calibrate_table",
     "render-video": "uno_table.commands.render_video",
+    "league": "uno_table.commands.league",
 }
 
 

@@ -48,6 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=15.0,
         help="most frames per second sent to each page (default: 15; 0: every frame)",
     )
+    league = parser.add_argument_group("league (uno-table league)")
+    league.add_argument("--league", metavar="URL", help="league server to push every event to")
+    league.add_argument("--table", help="this table's name in the league")
+    league.add_argument(
+        "--league-token", default=os.environ.get("UNO_LEAGUE_TOKEN"), help="($UNO_LEAGUE_TOKEN)"
+    )
 
 
 def parse_players(text: str) -> list[str]:
@@ -82,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    if args.league and not (args.table and args.league_token):
+        print("uno-table serve: --league needs --table and --league-token", file=sys.stderr)
+        return 2
     source = None if args.source.strip().lower() in ("none", "") else args.source
     try:
         app, runner = build_app(
@@ -98,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, sqlite3.Error) as exc:
         print(f"uno-table serve: cannot open the database {args.db}: {exc}", file=sys.stderr)
         return 2
+    if args.league:
+        from web.league_push import attach
+
+        try:
+            attach(app, args.league, args.table, args.league_token)
+        except ValueError as exc:
+            print(f"uno-table serve: {exc}", file=sys.stderr)
+            return 2
     try:
         return serve(app, args.host, args.port)
     finally:
