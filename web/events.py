@@ -37,6 +37,10 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # Keys a client may attach that are not part of the event (kept out of the log).
 ENVELOPE = frozenset({"t", "source", "client_id"})
+#: Longest ``client_id`` a poster may choose (a UUID is 36 characters).
+MAX_CLIENT_ID = 100
+#: Longest player name (a seat's label on a phone).
+MAX_NAME = 40
 
 
 class EventError(ValueError):
@@ -69,12 +73,55 @@ def validate_event(body: Any) -> dict[str, Any]:
     return event
 
 
+def client_id_of(body: Any) -> str | None:
+    """The poster's ``client_id`` (its own id for this request, so that a retry of it is
+    answered from the store instead of being applied twice), or None.
+
+    >>> client_id_of({"type": "undo", "client_id": "tab-1:17"})
+    'tab-1:17'
+    >>> client_id_of({"type": "undo", "client_id": 17})
+    Traceback (most recent call last):
+    ...
+    web.events.EventError: 'client_id' must be a string of 1 to 100 printable characters
+    """
+    if not isinstance(body, dict) or body.get("client_id") is None:
+        return None
+    value = body["client_id"]
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_CLIENT_ID or not value.isprintable():
+        raise EventError(
+            f"'client_id' must be a string of 1 to {MAX_CLIENT_ID} printable characters"
+        )
+    return value
+
+
+def check_keys(body: dict[str, Any], allowed: frozenset[str], what: str) -> None:
+    """Refuse a key ``what`` does not take, naming it (a typo must not go unnoticed).
+
+    >>> check_keys({"player": ["Ann", "Bob"]}, frozenset({"players"}), "a new match")
+    Traceback (most recent call last):
+    ...
+    web.events.EventError: a new match takes no 'player' (it takes: 'players')
+    """
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        takes = ", ".join(repr(k) for k in sorted(allowed))
+        raise EventError(
+            f"{what} takes no {', '.join(repr(u) for u in unknown)} (it takes: {takes})"
+        )
+
+
+def _check_name(name: str, value: Any) -> None:
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
+        raise EventError(f"'{name}' must be a player's name (printable text)")
+    if len(value) > MAX_NAME:
+        raise EventError(f"'{name}' is longer than {MAX_NAME} characters")
+
+
 def _check_field(kind: str, name: str, value: Any) -> None:
     if name == "type":
         return
     if name in ("player", "by", "dealer"):
-        if not isinstance(value, str) or not value.strip():
-            raise EventError(f"'{name}' must be a player's name")
+        _check_name(name, value)
     elif name == "card":
         _check_card(value, allow_back=False)
     elif name == "cards":
@@ -99,6 +146,8 @@ def _check_field(kind: str, name: str, value: Any) -> None:
             or len(set(value)) != len(value)
         ):
             raise EventError("'players' must be a list of at least 2 distinct names")
+        for player in value:
+            _check_name("players", player)
     elif name == "hands":
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
             raise EventError("'hands' must map each player to a list of card names")

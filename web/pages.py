@@ -41,7 +41,8 @@ def healthz() -> tuple[Response, int]:
     service = ext["service"]
     camera = status.get("camera") or {}
     recognition = status.get("recognition") or {}
-    store: dict[str, Any] = {"path": current_app.config["DATABASE"], "events": service.n}
+    # Not the database's path: that is the server's business, printed in its terminal.
+    store: dict[str, Any] = {"events": service.n}
     try:
         get_db().event_count(service.match.id)
         store["ok"] = True

@@ -311,12 +311,28 @@
 
   // -- sending --------------------------------------------------------------------
 
-  async function post(path, body) {
-    const res = await fetch(path, {
+  // Each write carries an id of its own: a retry after a lost answer (the network
+  // dropped, the server restarted) is answered from the store, never applied twice.
+  function clientId() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);  // works on plain http too (randomUUID does not)
+    return "tab-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(path, body, { idempotent = true } = {}) {
+    const payload = idempotent ? { ...body, client_id: clientId() } : body;
+    const request = () => fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Referee-Token": ui.token },
-      body: JSON.stringify(body),
+      body: JSON.stringify(payload),
     });
+    let res;
+    try {
+      res = await request();
+    } catch (err) {
+      await new Promise((ok) => setTimeout(ok, 1000));
+      res = await request();  // the same client_id: at most once, whatever happened
+    }
     let data = {};
     try { data = await res.json(); } catch (err) { data = {}; }
     if (res.status === 401) {
@@ -441,11 +457,8 @@
       cell.textContent = known ? String(cards.reduce((s, c) => s + cardPoints(c), 0)) : "?";
     }
     const seq = ++previewSeq;
-    const res = await fetch("/api/round-preview", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ type: "end-round", hands }),
-    });
-    const body = await res.json();
+    const { res, data: body } = await post(
+      "/api/round-preview", { type: "end-round", hands }, { idempotent: false });
     if (seq !== previewSeq) return;
     $("#end-preview").textContent = res.ok ? (body.alerts || []).map(alertText).join(" ") : body.error;
     const pts = (body.round && body.round.points) || {};
