@@ -71,6 +71,8 @@ class GameService:
         self._preview_lock = threading.Lock()
         self._preview_game: tuple[tuple[int, int], Game] | None = None
         self.recent_alerts: list[dict[str, Any]] = []
+        # (number, source) of each event in the game's history, undone ones removed.
+        self.applied: list[tuple[int, str]] = []
         # Called after every stored event as (event, verdict, source), e.g. the live loop.
         self.listeners: list[Callable[[dict[str, Any], dict[str, Any], str], None]] = []
         store = Store.open(db_path)
@@ -90,14 +92,34 @@ class GameService:
     def _load(self, store: Store, match: Match) -> None:
         """Rebuild the game of ``match`` by replaying its stored events."""
         stored = store.stored_events(match.id)
-        game, verdicts = Game.replay([s.event for s in stored], preset(match.rules))
+        game = Game(preset(match.rules))
         self.match = match
         self.game = game
         self.n = stored[-1].n if stored else 0
         self.recent_alerts = []
-        for s, v in zip(stored, verdicts, strict=True):
-            self._track(s.event, v.to_json(), s.n)
-        self.last = verdicts[-1].to_json() if verdicts else None
+        self.applied = []
+        verdict: dict[str, Any] | None = None
+        for s in stored:
+            size = len(game.events)
+            verdict = game.apply(s.event).to_json()
+            self._follow(size, s.n, s.source)
+            self._track(s.event, verdict, s.n)
+        self.last = verdict
+
+    def _follow(self, size_before: int, n: int, source: str) -> None:
+        """Keep :attr:`applied` in step with the game's history after event ``n``."""
+        size = len(self.game.events)
+        self.applied.extend([(n, source)] * max(size - size_before, 0))
+        del self.applied[len(self.applied) - max(size_before - size, 0) :]  # undone
+
+    def undo_target(self) -> dict[str, Any] | None:
+        """What an ``undo`` would take back now: the last event that changed the state
+        (a refused play changed nothing, so it is not that), its number and source."""
+        history = self.game.events
+        if not history or not self.applied:
+            return None
+        n, source = self.applied[-1]
+        return {"n": n, "source": source, "event": history[-1]}
 
     def _track(self, event: dict[str, Any], verdict: dict[str, Any], n: int) -> None:
         for alert in verdict.get("alerts") or []:
@@ -115,6 +137,7 @@ class GameService:
                 "game": self.game.state_json(),
                 "last": self.last,
                 "alerts": list(self.recent_alerts),
+                "undo": self.undo_target(),
             }
 
     # -- writing -------------------------------------------------------------------
@@ -152,6 +175,7 @@ class GameService:
         self, event: dict[str, Any], store: Store, source: str, client_id: str | None = None
     ) -> Submitted:
         try:
+            size = len(self.game.events)
             verdict = self.game.apply(event).to_json()
             state = self.game.state_json()
         except Exception as exc:  # the tracker promises not to raise; be safe anyway
@@ -172,6 +196,7 @@ class GameService:
             raise ServiceError(f"could not store the event: {exc}", 503) from exc
         self.n = n
         self.last = verdict
+        self._follow(size, n, source)
         self._track(event, verdict, n)
         winner = state.get("match_winner")
         if (winner or None) != self.match.winner:

@@ -45,15 +45,26 @@ window.I18N = {
     camera_off: "Camera: {m}",
     unauthorized: "The referee token is missing or wrong.",
     sent: "Sent",
-    cards_left: "{n} cards",
-    cards_left_one: "1 card",
     by_camera: "camera", by_referee: "referee", rejected: "rejected",
     new_match_confirm: "Finish this match and start a new one?",
     end_round_title: "End of round",
     cam_starting: "starting", cam_lost: "lost, reconnecting", cam_ended: "the video has ended",
     cam_error: "not available", cam_none: "none",
     add_card: "Add a card",
-    ev: {},
+    share: "Join", share_title: "Open this page on another device",
+    share_help: "On the same network. Anyone can watch; the referee's controls need the token.",
+    undo_title: "Undo", undo_go: "Take it back",
+    undo_what: "Undo takes back {what}.",
+    undo_nothing: "Nothing to take back: no event has changed the game yet.",
+    round_won: "{p} wins round {n}", round_over: "Round {n} is over",
+    round_won_preview: "{p} goes out and wins the round",
+    no_winner: "No one has an empty hand yet: enter the cards each player holds.",
+    standing: "Standing",
+    recognition_behind: "Card recognition is falling behind ({ms} ms per frame; the camera sends one every {interval} ms): plays may be missed. Lower the camera's resolution or frame rate, or close other programs.",
+    ev: {
+      round: "Deal", flip: "Flip", play: "Play", color: "Color", draw: "Draw", pass: "Pass",
+      uno: "UNO", catch: "Catch", challenge: "Challenge", undo: "Undo", "end-round": "End of round",
+    },
   },
   zh: {
     title: "UNO 牌桌",
@@ -97,14 +108,22 @@ window.I18N = {
     camera_off: "摄像头：{m}",
     unauthorized: "裁判令牌缺失或错误。",
     sent: "已发送",
-    cards_left: "{n} 张",
-    cards_left_one: "1 张",
     by_camera: "摄像头", by_referee: "裁判", rejected: "被拒绝",
     new_match_confirm: "结束本场比赛并开始新比赛？",
     end_round_title: "本局结束",
     cam_starting: "启动中", cam_lost: "信号丢失，正在重连", cam_ended: "视频已结束",
     cam_error: "不可用", cam_none: "未连接",
     add_card: "添加一张牌",
+    share: "加入", share_title: "在其他设备上打开本页",
+    share_help: "须在同一网络。任何人都可以观看；裁判操作需要令牌。",
+    undo_title: "撤销", undo_go: "撤销这一步",
+    undo_what: "撤销将收回 {what}。",
+    undo_nothing: "没有可撤销的事件：还没有任何事件改变牌局。",
+    round_won: "{p} 赢得第 {n} 局", round_over: "第 {n} 局结束",
+    round_won_preview: "{p} 出完了牌，赢得本局",
+    no_winner: "还没有人手牌为空：请输入每位玩家手里的牌。",
+    standing: "排名",
+    recognition_behind: "卡牌识别跟不上（每帧 {ms} 毫秒；摄像头每 {interval} 毫秒送来一帧）：可能会漏掉出牌。请降低摄像头的分辨率或帧率，或关闭其他程序。",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
       uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",
@@ -112,7 +131,6 @@ window.I18N = {
   },
 };
 
-window.CARD_WORDS = {
-  en: { skip: "Skip", reverse: "Reverse", draw2: "+2", wild: "Wild", "wild-draw4": "Wild +4", back: "Back" },
-  zh: { skip: "禁止", reverse: "反转", draw2: "+2", wild: "万能", "wild-draw4": "万能 +4", back: "背面" },
-};
+// What a card-picker button shows (its name in words is its tooltip).
+window.CARD_SYMBOLS = { skip: "⊘", reverse: "⇄", draw2: "+2" };
+
