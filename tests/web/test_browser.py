@@ -140,7 +140,8 @@ def test_start_and_end_round_with_the_scoreboard(page: Page, live_server: LiveSe
     open_page(page, live_server)
     box_video = page.locator(".video-panel").bounding_box()
     box_status = page.locator(".status-panel").bounding_box()
-    assert box_video and box_status and box_status["y"] > box_video["y"] + box_video["height"] - 1
+    # Portrait: the game first, the video below it (issue 21: the turn was below the fold).
+    assert box_video and box_status and box_video["y"] > box_status["y"] + box_status["height"] - 1
 
     page.locator("#btn-start-round").click()
     page.locator("#round-players").fill("Ann, Bob")

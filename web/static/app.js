@@ -518,7 +518,11 @@
     const { res, data: body } = await post(
       "/api/round-preview", { type: "end-round", hands }, { idempotent: false });
     if (seq !== previewSeq) return;
-    const winner = res.ok && body.ok && body.round ? body.round.winner : null;
+    // A round is won by going out (an empty hand); only rules that end a round when
+    // the draw pile runs out (youlerren) have a winner who still holds cards.
+    const named = res.ok && body.ok && body.round ? body.round.winner : null;
+    const rules = (ui.snapshot && ui.snapshot.match.rules) || "official";
+    const winner = named && ((hands[named] || []).length === 0 || rules === "youlerren") ? named : null;
     $("#end-headline").textContent = winner ? t("round_won_preview", { p: winner }) : t("no_winner");
     $("#end-go").disabled = !winner;
     $("#end-preview").replaceChildren(...(res.ok ? (body.alerts || []).map((a) => el("div", {}, alertText(a)))
