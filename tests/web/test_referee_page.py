@@ -184,3 +184,45 @@ def test_the_game_is_visible_without_scrolling(
     shots = Path(os.environ.get("UNO_TABLE_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"page-{width}x{height}.png"))
+
+
+@pytest.mark.browser
+def test_keyboard_shortcuts_press_the_referees_buttons(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server)
+    post(live_server, {"type": "round", "players": PLAYERS, "dealer": "Dee"})
+    post(live_server, {"type": "flip", "card": "red-7"})
+    expect(page.locator("#turn")).to_have_text("Ann")
+    page.keyboard.press("d")
+    expect(page.locator('#seats li[data-player="Ann"] .seat-count')).to_have_text("8 cards")
+    page.keyboard.press("p")
+    expect(page.locator("#turn")).to_have_text("Bob")
+    page.keyboard.press("u")
+    expect(page.locator("#undo-what")).to_contain_text("Pass")
+    page.keyboard.press("Escape")
+    expect(page.locator("#dlg-undo")).to_be_hidden()
+    page.keyboard.press("l")
+    expect(page.locator("#dlg-card")).to_be_visible()
+    page.keyboard.press("d")  # a dialog is open: no draw
+    page.keyboard.press("Escape")
+    assert page.locator("body").get_attribute("data-n") == "4"
+
+
+@pytest.mark.browser
+def test_spectators_have_no_shortcuts(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server, referee=False)
+    post(live_server, {"type": "round", "players": PLAYERS, "dealer": "Dee"})
+    expect(page.locator("#turn")).to_have_text("Ann")
+    page.keyboard.press("d")
+    page.wait_for_timeout(500)
+    assert page.locator("body").get_attribute("data-n") == "1"
+
+
+@pytest.mark.browser
+def test_the_sound_button_says_whether_sound_can_play(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server)
+    sound = page.locator("#btn-sound")
+    expect(sound).to_have_text("Sound: tap to enable")  # no tap yet: the browser is silent
+    page.locator("#seats").click()
+    expect(sound).to_have_text("Sound on")
+    sound.click()
+    expect(sound).to_have_text("Sound off")

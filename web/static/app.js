@@ -42,7 +42,7 @@
     document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
     document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
     $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
-    $("#btn-sound").textContent = t(ui.sound ? "sound_on" : "sound_off");
+    renderSound();
     $("#btn-referee").textContent = t(ui.token ? "referee_on" : "referee");
     if (ui.snapshot) render(ui.snapshot);
     renderHealth(ui.health);
@@ -52,10 +52,25 @@
 
   // -- sound (generated, no asset) ------------------------------------------------
 
+  // A browser plays sound only after a tap on the page: until then the button says so
+  // rather than "Sound on" over a silent page.
+  function audioReady() { return !!ui.audio && ui.audio.state === "running"; }
+
+  function renderSound() {
+    const key = !ui.sound ? "sound_off" : audioReady() ? "sound_on" : "sound_tap";
+    $("#btn-sound").textContent = t(key);
+    document.body.dataset.sound = key;
+  }
+
   function unlockAudio() {
-    if (ui.audio) return;
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (Ctx) ui.audio = new Ctx();
+    if (!ui.audio) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      ui.audio = new Ctx();
+      ui.audio.addEventListener("statechange", renderSound);
+    }
+    if (ui.audio.state === "suspended") ui.audio.resume().then(renderSound, renderSound);
+    renderSound();
   }
 
   function beep() {
@@ -550,7 +565,8 @@
   }
 
   function wire() {
-    document.addEventListener("pointerdown", unlockAudio, { once: true });
+    document.addEventListener("pointerdown", unlockAudio);
+    document.addEventListener("keydown", unlockAudio);
     $("#btn-lang").addEventListener("click", () => {
       ui.lang = ui.lang === "zh" ? "en" : "zh";
       localStorage.setItem("uno.lang", ui.lang);
