@@ -52,6 +52,16 @@ def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
     return rounds
 
 
+def history_size(game: Game) -> int:
+    """How many events the game's history holds (those that changed the state).
+
+    ``Game.events`` copies the list; the tracker's own list is read where it is one, so
+    that following every event of a long match stays linear.
+    """
+    history = getattr(game, "_history", None)
+    return len(history) if isinstance(history, list) else len(game.events)
+
+
 class GameService:
     """Owns the current match's :class:`tracker.Game`; thread-safe."""
 
@@ -100,7 +110,7 @@ class GameService:
         self.applied = []
         verdict: dict[str, Any] | None = None
         for s in stored:
-            size = len(game.events)
+            size = history_size(game)
             verdict = game.apply(s.event).to_json()
             self._follow(size, s.n, s.source)
             self._track(s.event, verdict, s.n)
@@ -108,7 +118,7 @@ class GameService:
 
     def _follow(self, size_before: int, n: int, source: str) -> None:
         """Keep :attr:`applied` in step with the game's history after event ``n``."""
-        size = len(self.game.events)
+        size = history_size(self.game)
         self.applied.extend([(n, source)] * max(size - size_before, 0))
         del self.applied[len(self.applied) - max(size_before - size, 0) :]  # undone
 
@@ -175,7 +185,7 @@ class GameService:
         self, event: dict[str, Any], store: Store, source: str, client_id: str | None = None
     ) -> Submitted:
         try:
-            size = len(self.game.events)
+            size = history_size(self.game)
             verdict = self.game.apply(event).to_json()
             state = self.game.state_json()
         except Exception as exc:  # the tracker promises not to raise; be safe anyway
@@ -282,9 +292,9 @@ class GameService:
                 game, _ = Game.replay(events, rules)
                 cached = self._preview_game = (key, game)
             game = cached[1]
-            before = len(game.events)
+            before = history_size(game)
             verdict = game.apply(event).to_json()
-            if len(game.events) != before:
+            if history_size(game) != before:
                 game.undo()
             return verdict
 
