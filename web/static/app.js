@@ -350,7 +350,12 @@
       res = await request();
     } catch (err) {
       await new Promise((ok) => setTimeout(ok, 1000));
-      res = await request();  // the same client_id: at most once, whatever happened
+      try {
+        res = await request();  // the same client_id: at most once, whatever happened
+      } catch (again) {
+        toast(t("offline"), true);
+        return { res: { ok: false, status: 0 }, data: {} };
+      }
     }
     let data = {};
     try { data = await res.json(); } catch (err) { data = {}; }
