@@ -426,7 +426,10 @@
       + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
       + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "")
       + (e.count && e.count > 1 ? " ×" + e.count : "");
-    const who = source ? " — " + t(source === "vision" ? "by_camera" : "by_referee") : "";
+    // Who said so: the camera, the referee, the system (a demo's deal), or an event the
+    // tracker inferred from what the camera saw.
+    const whoKey = { vision: "by_camera", referee: "by_referee", system: "by_system", inferred: "by_inferred" };
+    const who = source ? " — " + (whoKey[source] ? t(whoKey[source]) : source) : "";
     return "#" + n + " " + what + who;
   }
 
