@@ -6,9 +6,13 @@
 2. Frames per second of ``/video.mjpg`` with the demo video as the camera, for 1 and
    5 viewers, with the default cap (15) and uncapped, against the video's own frame
    rate (the baseline).
+3. ``--only preview``: ``/api/round-preview`` at about 2,800 stored events, the old way
+   (a replay of the whole match per call) against the cached judgement, and
+   ``/api/state`` while 4 clients loop on the preview.
 
 Run:  .venv/bin/python benchmarks/bench_web.py [--events 100] [--clients 50] [--seconds 10]
       [--screenshot docs/screenshot.png]
+      .venv/bin/python benchmarks/bench_web.py --only preview [--preview-events 2800]
 """
 
 from __future__ import annotations
@@ -34,12 +38,19 @@ class Server:
     """``uno-table serve`` (or ``demo``) in a subprocess on a free loopback port."""
 
     def __init__(
-        self, db: Path, source: str, extra: list[str] | None = None, *, demo: bool = False
+        self,
+        db: Path,
+        source: str,
+        extra: list[str] | None = None,
+        *,
+        demo: bool = False,
+        new_match: bool = True,
     ) -> None:
         env = {**os.environ, "UNO_TABLE_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
         cmd = [sys.executable, "-m", "uno_table", "demo", "--port", "0"]
         if not demo:
-            cmd = [*cmd[:3], "serve", "--source", source, "--port", "0", "--new-match"]
+            cmd = [*cmd[:3], "serve", "--source", source, "--port", "0"]
+            cmd += ["--new-match"] if new_match else []
         self.proc = subprocess.Popen(
             [*cmd, "--db", str(db), *(extra or [])],
             cwd=ROOT,
@@ -67,9 +78,9 @@ class Server:
         with urllib.request.urlopen(self.url + path, timeout=30) as response:
             return json.loads(response.read())
 
-    def post(self, event: dict[str, Any]) -> dict[str, Any]:
+    def post(self, event: dict[str, Any], path: str = "/api/events") -> dict[str, Any]:
         request = urllib.request.Request(
-            self.url + "/api/events",
+            self.url + path,
             data=json.dumps(event).encode(),
             headers={"Content-Type": "application/json", "X-Referee-Token": TOKEN},
             method="POST",
@@ -259,6 +270,88 @@ def screenshot(path: Path, after_s: float = 25.0) -> None:
     print(f"\nscreenshot: {path}")
 
 
+def preview_figures(tmp: Path, events: int, calls: int) -> None:
+    """``/api/round-preview`` at ``events`` stored events: the old way (a replay of the
+    whole match per call, timed in process) against the server's cached judgement, and
+    ``/api/state`` alone and while 4 clients loop on the preview."""
+    sys.path.insert(0, str(ROOT))
+    from tracker import Game, preset
+    from tracker.simulate import simulate
+    from web.store import Store
+
+    rules = preset("official")
+    log = [
+        {k: v for k, v in e.items() if k != "expect"}
+        for e in simulate(rules, players=4, seed=5, events=events)
+    ]
+    game, verdicts = Game.replay(log, rules)
+    players = game.state_json()["players"]
+    db = tmp / "preview.db"
+    db.unlink(missing_ok=True)
+    store = Store.open(db)
+    store.conn.execute("PRAGMA synchronous=OFF")  # filling only; the server uses FULL
+    match = store.create_match(players, "official")
+    for event, verdict in zip(log, verdicts, strict=True):
+        store.append_event(match, event, verdict.to_json(), source="referee")
+    store.close()
+
+    def hands(i: int) -> dict[str, Any]:
+        cards = ["red-1", "wild", "blue-skip", "green-7", "yellow-draw2"]
+        return {
+            p: ([] if k == 0 else cards[: 1 + (i + k) % len(cards)]) for k, p in enumerate(players)
+        }
+
+    end = {"type": "end-round", "hands": hands(0)}
+    old_ms = []
+    for _ in range(5):
+        started = time.perf_counter()
+        Game.replay([*log, end], rules)
+        old_ms.append((time.perf_counter() - started) * 1000)
+
+    server = Server(db, "none", new_match=False)
+    try:
+
+        def timed(path: str, body: Any = None) -> float:
+            started = time.perf_counter()
+            if body is None:
+                server.get(path)
+            else:
+                server.post(body, path)
+            return (time.perf_counter() - started) * 1000
+
+        timed("/api/round-preview", {"hands": hands(1)})  # the server's first request
+        server.post({"type": "pass"})  # a new event (refused or not, it is stored)
+        first = timed("/api/round-preview", {"hands": hands(1)})
+        new_ms = [timed("/api/round-preview", {"hands": hands(i)}) for i in range(calls)]
+        state_ms = [timed("/api/state") for _ in range(calls)]
+        stop = threading.Event()
+
+        def loop() -> None:
+            i = 0
+            while not stop.is_set():
+                timed("/api/round-preview", {"hands": hands(i)})
+                i += 1
+
+        loopers = [threading.Thread(target=loop, daemon=True) for _ in range(4)]
+        for th in loopers:
+            th.start()
+        loaded_ms = [timed("/api/state") for _ in range(calls)]
+        stop.set()
+        for th in loopers:
+            th.join(30)
+    finally:
+        server.stop()
+    med = statistics.median
+    print(f"\n## /api/round-preview at {len(log)} stored events ({calls} calls each)")
+    print("| what | median ms |")
+    print("|---|---:|")
+    print(f"| before: a replay of the whole match per call (in process) | {med(old_ms):.1f} |")
+    print(f"| now: first preview after an event (replays once, over HTTP) | {first:.1f} |")
+    print(f"| now: each further preview (over HTTP) | {med(new_ms):.1f} |")
+    print(f"| /api/state, alone | {med(state_ms):.1f} |")
+    print(f"| /api/state, while 4 clients loop on the preview | {med(loaded_ms):.1f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100)
@@ -266,9 +359,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--video", default=None, help="video for the MJPEG figure (default: demo)")
     parser.add_argument("--screenshot", default=None, help="also save a screenshot of the page")
+    parser.add_argument(
+        "--only", choices=["preview"], default=None, help="only the round-preview figures"
+    )
+    parser.add_argument("--preview-events", type=int, default=2800)
     args = parser.parse_args()
     tmp = ROOT / "runs" / "bench-web"
     tmp.mkdir(parents=True, exist_ok=True)
+    if args.only == "preview":
+        preview_figures(tmp, args.preview_events, 30)
+        return 0
 
     print(f"# bench_web: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     server = Server(tmp / "sse.db", "none")

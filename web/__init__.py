@@ -18,12 +18,12 @@ import tempfile
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request, Response, current_app
 
 from web.broker import Broker
 from web.hooks import LiveHooks, NoLive
 
-__all__ = ["LiveHooks", "NoLive", "create_app", "service_of"]
+__all__ = ["SECURITY_HEADERS", "LiveHooks", "NoLive", "create_app", "service_of"]
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": "uno-table.db",
@@ -36,7 +36,42 @@ DEFAULTS: dict[str, Any] = {
     "HEALTH_POLL_S": 2.0,
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "JSON_SORT_KEYS": False,
+    # A connection that sends nothing (or takes nothing) for this long is closed
+    # (read by web.server when it makes the server).
+    "SOCKET_TIMEOUT_S": 20.0,
 }
+
+#: Sent with every answer: the page may not be framed by another site (the referee's
+#: controls could be clicked through an invisible frame), nothing is sniffed into
+#: another type, everything comes from this server, and the referee's link (it carries
+#: the token) is never sent on as a referrer.
+SECURITY_HEADERS: dict[str, str] = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+}
+
+
+class BodyRequest(Request):
+    """Reads one byte past ``MAX_CONTENT_LENGTH``, so a chunked body (no
+    ``Content-Length``) over the limit is seen to be too long (413 from
+    :func:`web.api.json_body`) rather than cut at the limit."""
+
+    @property  # type: ignore[misc]
+    def max_content_length(self) -> int | None:  # type: ignore[override]
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") if current_app else None
+        return None if limit is None else int(limit) + 1
+
+
+def _security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -45,6 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from web.game import GameService
 
     app = Flask(__name__)
+    app.request_class = BodyRequest
     app.config.from_mapping(DEFAULTS)
     if config:
         app.config.from_mapping(dict(config))
@@ -68,6 +104,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.after_request(_security_headers)
     return app
 
 

@@ -6,6 +6,7 @@ Reading is open to anyone on the network; every write needs the referee's token,
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hmac
 import io
@@ -16,14 +17,25 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 
 from web.db import get_db
-from web.events import COLORS, EventError, validate_event
+from web.events import COLORS, EventError, check_keys, client_id_of, validate_event
 from web.game import GameService, ServiceError
-from web.store import Store, iter_jsonl
+from web.safejson import BodyError, parse_body
+from web.store import MAX_ID, Store, iter_jsonl, utf8
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: Set on the answer to a retried write (same ``client_id``): nothing was applied again.
+REPEATED_HEADER = "X-Repeated-Request"
+#: Keys of ``POST /api/matches`` and ``POST /api/correct``.
+MATCH_KEYS = frozenset({"players", "rules", "client_id"})
+CORRECT_KEYS = frozenset({"card", "color", "client_id"})
+#: Most bytes of an oversized chunked body read (and dropped) before answering 413.
+DISCARD_LIMIT = 16 * 1024 * 1024
+#: Digits of the largest match number (SQLite's integers).
+MAX_ID_DIGITS = len(str(MAX_ID))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,14 +81,35 @@ def referee_only(view: F) -> F:
 
 
 def json_body() -> Any:
-    """The request's JSON body, or a 400 error explaining why it is not JSON."""
+    """The request's JSON body, or a 400 error explaining why it is not JSON we take.
+
+    A body over ``MAX_CONTENT_LENGTH`` is a 413, also when it comes chunked (no
+    ``Content-Length``): :class:`web.BodyRequest` lets one byte more through so that
+    such a body is seen to be too long instead of being cut at the limit.
+    """
     raw = request.get_data(cache=True)
-    if not raw.strip():
-        raise EventError("empty body: send one JSON object")
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and len(raw) > int(limit):
+        _discard_the_rest()
+        raise RequestEntityTooLarge(
+            f"the body is over {int(limit) // 1024} KB; nothing was applied"
+        )
     try:
-        return json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise EventError(f"the body is not valid JSON: {exc}") from exc
+        return parse_body(raw)
+    except BodyError as exc:
+        raise EventError(str(exc)) from exc
+
+
+def _discard_the_rest() -> None:
+    """Read what is left of a chunked body (up to :data:`DISCARD_LIMIT`), so that the
+    413 is read by a client still sending rather than met with a connection reset."""
+    if "wsgi.input_terminated" not in request.environ:
+        return  # a Content-Length body over the limit was never read
+    stream = request.environ["wsgi.input"]
+    left = DISCARD_LIMIT
+    with contextlib.suppress(Exception):
+        while left > 0 and (chunk := stream.read(min(left, 65_536))):
+            left -= len(chunk)
 
 
 @bp.errorhandler(EventError)
@@ -91,7 +124,10 @@ def _service_error(exc: ServiceError) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)
 def _http_error(exc: HTTPException) -> tuple[Response, int]:
-    return error(exc.description or exc.name, exc.code or 500)
+    response, status = error(exc.description or exc.name, exc.code or 500)
+    if status == RequestEntityTooLarge.code:
+        response.headers["Connection"] = "close"  # the rest of the body is not read
+    return response, status
 
 
 # -- reading -----------------------------------------------------------------------
@@ -107,7 +143,7 @@ def state() -> Response:
 def events() -> Response:
     """Stored events with their verdicts: ``?after=N`` those after number N, ``?limit=K``
     only the last K of them."""
-    after = request.args.get("after", 0, type=int)
+    after = request.args.get("after", 0, type=int)  # a huge one: nothing is after it
     limit = request.args.get("limit", 0, type=int)
     service = _service()
     rows = get_db().stored_events(service.match.id, after=after)
@@ -169,7 +205,7 @@ def stream() -> Response:
 
 
 def _sse(event: str, data: Any) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return utf8(f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n")
 
 
 @bp.get("/seat-cards")
@@ -183,8 +219,10 @@ def seat_cards() -> Response:
 
 
 @bp.post("/round-preview")
+@referee_only
 def round_preview() -> Response:
-    """The ``end-round`` verdict these hands would get (nothing is applied)."""
+    """The ``end-round`` verdict these hands would get (nothing is applied; referee only:
+    it is work done for the one who scores the round)."""
     body = json_body()
     if isinstance(body, dict) and "type" not in body:
         body = {"type": "end-round", **body}
@@ -202,10 +240,11 @@ def matches() -> Response:
 def _match_id(match: str) -> int:
     if match == "current":
         return int(_service().match.id)
-    try:
-        return int(match)
-    except ValueError:
-        raise EventError(f"no match {match!r}: use a number or 'current'") from None
+    if not (match.isascii() and match.isdigit()):
+        raise EventError(f"no match {match!r}: use a number or 'current'")
+    if len(match) > MAX_ID_DIGITS:  # no such match (and no such SQLite integer)
+        raise NotFound(f"no match {match[:24]}...: match numbers are below {MAX_ID}")
+    return int(match)
 
 
 @bp.get("/matches/<match>/events.jsonl")
@@ -215,7 +254,7 @@ def export_events(match: str) -> Response | tuple[Response, int]:
     match_id = _match_id(match)
     if store.match(match_id) is None:
         return error(f"no match {match_id}", 404)
-    body = "".join(iter_jsonl(store.events(match_id)))
+    body = utf8("".join(iter_jsonl(store.events(match_id))))
     return Response(
         body,
         mimetype="application/x-ndjson",
@@ -232,7 +271,7 @@ def export_scores(match: str) -> Response | tuple[Response, int]:
     if row is None:
         return error(f"no match {match_id}", 404)
     return Response(
-        scores_csv(row.players, store, match_id),
+        utf8(scores_csv(row.players, store, match_id)),
         mimetype="text/csv",
         headers={"Content-Disposition": f"attachment; filename=match-{match_id}-scores.csv"},
     )
@@ -269,9 +308,14 @@ def scores_csv(players: list[str], store: Store, match_id: int) -> str:
 @referee_only
 def post_event() -> tuple[Response, int]:
     """Apply one DESIGN.md event; answers the verdict once the event is stored."""
-    event = validate_event(json_body())
-    done = _service().submit(event, get_db(), source="referee")
-    return jsonify({"n": done.n, "verdict": done.verdict}), 200
+    body = json_body()
+    client_id = client_id_of(body)
+    event = validate_event(body)
+    done = _service().submit(event, get_db(), source="referee", client_id=client_id)
+    response = jsonify({"n": done.n, "verdict": done.verdict})
+    if done.repeated:
+        response.headers[REPEATED_HEADER] = "true"
+    return response, 200
 
 
 @bp.post("/correct")
@@ -281,26 +325,39 @@ def correct() -> tuple[Response, int]:
     body = json_body()
     if not isinstance(body, dict) or "card" not in body:
         raise EventError("send {'card': <the right card>, 'color'?: <for a wild>}")
+    check_keys(body, CORRECT_KEYS, "a correction")
+    client_id = client_id_of(body)
     color = body.get("color")
     if color is not None and color not in COLORS:
         raise EventError(f"'color' must be one of {', '.join(COLORS)}")
     validate_event({"type": "play", "card": body["card"]})
-    done = _service().correct(body["card"], color, get_db())
-    return jsonify({"results": [{"n": d.n, "verdict": d.verdict} for d in done]}), 200
+    done = _service().correct(body["card"], color, get_db(), client_id=client_id)
+    response = jsonify({"results": [{"n": d.n, "verdict": d.verdict} for d in done]})
+    if done and done[0].repeated:
+        response.headers[REPEATED_HEADER] = "true"
+    return response, 200
 
 
 @bp.post("/matches")
 @referee_only
 def new_match() -> tuple[Response, int]:
-    """Start a new match: ``{"players": [...], "rules": "official"}``."""
+    """Start a new match: ``{"players": [...], "rules": "official"}``.
+
+    Any other key is refused by name: a typo must not end the match being played.
+    """
     body = json_body()
     if not isinstance(body, dict):
         raise EventError("send {'players': [...], 'rules': <preset>}")
+    check_keys(body, MATCH_KEYS, "a new match")
+    client_id = client_id_of(body)
     service = _service()
     players = body.get("players", service.match.players)
     validate_event({"type": "round", "players": players, "dealer": "x"})
     rules = body.get("rules", service.match.rules)
     if not isinstance(rules, str):
         raise EventError("'rules' must be a preset name")
-    match = service.new_match(players, rules, get_db())
-    return jsonify(match.to_json()), 201
+    match, repeated = service.new_match(players, rules, get_db(), client_id=client_id)
+    response = jsonify(match.to_json())
+    if repeated:
+        response.headers[REPEATED_HEADER] = "true"
+    return response, 201

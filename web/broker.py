@@ -32,7 +32,10 @@ class Message:
     data: str
 
     def encode(self) -> bytes:
-        return f"id: {self.id}\nevent: {self.event}\ndata: {self.data}\n\n".encode()
+        # A lone surrogate (only from a database written before they were refused) goes
+        # out as its JSON escape instead of cutting every client off.
+        text = f"id: {self.id}\nevent: {self.event}\ndata: {self.data}\n\n"
+        return text.encode("utf-8", "backslashreplace")
 
 
 class Subscription:

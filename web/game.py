@@ -37,6 +37,8 @@ class Submitted:
     n: int
     verdict: dict[str, Any]
     snapshot: dict[str, Any] = field(repr=False)
+    #: True when this is the stored answer to an earlier post with the same client_id.
+    repeated: bool = False
 
 
 def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
@@ -48,6 +50,16 @@ def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
     if state.get("in_round") and len(rounds) < int(state.get("round") or 0):
         rounds.append(None)
     return rounds
+
+
+def history_size(game: Game) -> int:
+    """How many events the game's history holds (those that changed the state).
+
+    ``Game.events`` copies the list; the tracker's own list is read where it is one, so
+    that following every event of a long match stays linear.
+    """
+    history = getattr(game, "_history", None)
+    return len(history) if isinstance(history, list) else len(game.events)
 
 
 class GameService:
@@ -65,7 +77,12 @@ class GameService:
         self.db_path = db_path
         self.broker = broker
         self.lock = threading.RLock()
+        # The round preview judges on a copy of the game replayed once per (match, n).
+        self._preview_lock = threading.Lock()
+        self._preview_game: tuple[tuple[int, int], Game] | None = None
         self.recent_alerts: list[dict[str, Any]] = []
+        # (number, source) of each event in the game's history, undone ones removed.
+        self.applied: list[tuple[int, str]] = []
         # Called after every stored event as (event, verdict, source), e.g. the live loop.
         self.listeners: list[Callable[[dict[str, Any], dict[str, Any], str], None]] = []
         store = Store.open(db_path)
@@ -85,14 +102,34 @@ class GameService:
     def _load(self, store: Store, match: Match) -> None:
         """Rebuild the game of ``match`` by replaying its stored events."""
         stored = store.stored_events(match.id)
-        game, verdicts = Game.replay([s.event for s in stored], preset(match.rules))
+        game = Game(preset(match.rules))
         self.match = match
         self.game = game
         self.n = stored[-1].n if stored else 0
         self.recent_alerts = []
-        for s, v in zip(stored, verdicts, strict=True):
-            self._track(s.event, v.to_json(), s.n)
-        self.last = verdicts[-1].to_json() if verdicts else None
+        self.applied = []
+        verdict: dict[str, Any] | None = None
+        for s in stored:
+            size = history_size(game)
+            verdict = game.apply(s.event).to_json()
+            self._follow(size, s.n, s.source)
+            self._track(s.event, verdict, s.n)
+        self.last = verdict
+
+    def _follow(self, size_before: int, n: int, source: str) -> None:
+        """Keep :attr:`applied` in step with the game's history after event ``n``."""
+        size = history_size(self.game)
+        self.applied.extend([(n, source)] * max(size - size_before, 0))
+        del self.applied[len(self.applied) - max(size_before - size, 0) :]  # undone
+
+    def undo_target(self) -> dict[str, Any] | None:
+        """What an ``undo`` would take back now: the last event that changed the state
+        (a refused play changed nothing, so it is not that), its number and source."""
+        history = self.game.events
+        if not history or not self.applied:
+            return None
+        n, source = self.applied[-1]
+        return {"n": n, "source": source, "event": history[-1]}
 
     def _track(self, event: dict[str, Any], verdict: dict[str, Any], n: int) -> None:
         for alert in verdict.get("alerts") or []:
@@ -110,17 +147,45 @@ class GameService:
                 "game": self.game.state_json(),
                 "last": self.last,
                 "alerts": list(self.recent_alerts),
+                "undo": self.undo_target(),
             }
 
     # -- writing -------------------------------------------------------------------
 
-    def submit(self, event: dict[str, Any], store: Store, *, source: str) -> Submitted:
-        """Judge ``event``, store it with its verdict, tell every page; in that order."""
-        with self.lock:
-            return self._submit(event, store, source)
+    def submit(
+        self, event: dict[str, Any], store: Store, *, source: str, client_id: str | None = None
+    ) -> Submitted:
+        """Judge ``event``, store it with its verdict, tell every page; in that order.
 
-    def _submit(self, event: dict[str, Any], store: Store, source: str) -> Submitted:
+        ``client_id`` is the poster's own id for this event: posted again (a retry after
+        a lost answer), the stored answer comes back and nothing is applied twice.
+        """
+        with self.lock:
+            if client_id is not None:
+                earlier = self._earlier(store, client_id, event)
+                if earlier is not None:
+                    return earlier
+            return self._submit(event, store, source, client_id)
+
+    def _earlier(
+        self, store: Store, client_id: str, event: dict[str, Any] | None
+    ) -> Submitted | None:
+        """The stored answer to ``client_id``; 409 if it was another event."""
+        stored = store.event_by_client_id(client_id)
+        if stored is None:
+            return None
+        if event is not None and stored.event != event:
+            raise ServiceError(
+                f"client_id {client_id!r} was already used for another event "
+                f"({stored.event.get('type')}, number {stored.n}); choose a new one"
+            )
+        return Submitted(stored.n, stored.verdict, self.snapshot(), repeated=True)
+
+    def _submit(
+        self, event: dict[str, Any], store: Store, source: str, client_id: str | None = None
+    ) -> Submitted:
         try:
+            size = history_size(self.game)
             verdict = self.game.apply(event).to_json()
             state = self.game.state_json()
         except Exception as exc:  # the tracker promises not to raise; be safe anyway
@@ -128,7 +193,12 @@ class GameService:
             raise ServiceError(f"the tracker failed on this event: {exc}", 500) from exc
         try:
             n = store.append_event(
-                self.match.id, event, verdict, source=source, rounds=rounds_of(state)
+                self.match.id,
+                event,
+                verdict,
+                source=source,
+                rounds=rounds_of(state),
+                client_id=client_id,
             )
         except Exception as exc:
             # Not stored, so not applied: rebuild the game from what is stored.
@@ -136,6 +206,7 @@ class GameService:
             raise ServiceError(f"could not store the event: {exc}", 503) from exc
         self.n = n
         self.last = verdict
+        self._follow(size, n, source)
         self._track(event, verdict, n)
         winner = state.get("match_winner")
         if (winner or None) != self.match.winner:
@@ -163,9 +234,27 @@ class GameService:
         match = store.match(self.match.id) or self.match
         self._load(store, match)
 
-    def correct(self, card: str, color: str | None, store: Store) -> list[Submitted]:
-        """Replace the last play (a misread card) by ``card``: an undo, then the play."""
+    def correct(
+        self, card: str, color: str | None, store: Store, *, client_id: str | None = None
+    ) -> list[Submitted]:
+        """Replace the last play (a misread card) by ``card``: an undo, then the play.
+
+        With ``client_id``, the undo and the play are stored as ``<client_id>/undo`` and
+        ``<client_id>/play``; a retry gets their stored answers.
+        """
+        ids = (f"{client_id}/undo", f"{client_id}/play") if client_id else (None, None)
         with self.lock:
+            if ids[0] is not None and ids[1] is not None:
+                first = self._earlier(store, ids[0], None)
+                if first is not None:
+                    stored = store.event_by_client_id(ids[1])
+                    if stored is not None and stored.event.get("card") != card:
+                        raise ServiceError(
+                            f"client_id {client_id!r} was already used to correct to "
+                            f"{stored.event.get('card')}; choose a new one"
+                        )
+                    second = self._earlier(store, ids[1], None)
+                    return [first] if second is None else [first, second]
             history = self.game.events  # the events that changed the state, undos removed
             if not history or history[-1].get("type") != "play":
                 raise ServiceError("the last event applied is not a play; nothing to correct")
@@ -179,29 +268,60 @@ class GameService:
                 play["player"] = player
             if color:
                 play["color"] = color
-            undone = self._submit({"type": "undo"}, store, "referee")
+            undone = self._submit({"type": "undo"}, store, "referee", ids[0])
             if not undone.verdict.get("ok"):
                 return [undone]
-            return [undone, self._submit(play, store, "referee")]
+            return [undone, self._submit(play, store, "referee", ids[1])]
 
     def preview(self, event: dict[str, Any], store: Store) -> dict[str, Any]:
-        """The verdict ``event`` would get now, without applying or storing it."""
-        with self.lock:
-            events = store.events(self.match.id)
-            rules = preset(self.match.rules)
-        _, verdicts = Game.replay([*events, event], rules)
-        return verdicts[-1].to_json()
+        """The verdict ``event`` would get now, without applying or storing it.
 
-    def new_match(self, players: Sequence[str], rules: str, store: Store) -> Match:
-        """Finish the current match and start a new one."""
+        The match is replayed once per stored event count into a private game; each
+        preview is judged on it and taken back, so a referee tapping through the
+        end-of-round dialog costs one judgement per tap, not a replay of the match.
+        """
+        with self._preview_lock:
+            with self.lock:
+                key = (int(self.match.id), self.n)
+                cached = self._preview_game
+                if cached is None or cached[0] != key:
+                    events = store.events(self.match.id)
+                    rules = preset(self.match.rules)
+                    cached = None
+            if cached is None:
+                game, _ = Game.replay(events, rules)
+                cached = self._preview_game = (key, game)
+            game = cached[1]
+            before = history_size(game)
+            verdict = game.apply(event).to_json()
+            if history_size(game) != before:
+                game.undo()
+            return verdict
+
+    def new_match(
+        self,
+        players: Sequence[str],
+        rules: str,
+        store: Store,
+        *,
+        client_id: str | None = None,
+    ) -> tuple[Match, bool]:
+        """Finish the current match and start a new one; ``(match, repeated)``.
+
+        With ``client_id``, a retry answers the match the first request made.
+        """
         try:
             preset(rules)
         except Exception as exc:
             raise ServiceError(f"unknown rules preset {rules!r}: {exc}", 400) from exc
         with self.lock:
-            match_id = store.create_match(list(players), rules)
+            if client_id is not None:
+                earlier = store.match_by_client_id(client_id)
+                if earlier is not None:
+                    return earlier, True
+            match_id = store.create_match(list(players), rules, client_id=client_id)
             match = store.match(match_id)
             assert match is not None
             self._load(store, match)
             self.broker.publish("snapshot", self.snapshot())
-            return match
+            return match, False

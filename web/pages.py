@@ -26,7 +26,25 @@ def _ext() -> dict[str, Any]:
 @bp.get("/")
 def index() -> str:
     service = _ext()["service"]
-    return render_template("index.html", match=service.match)
+    return render_template(
+        "index.html", match=service.match, public_host=_public_url().split("//", 1)[-1]
+    )
+
+
+def _public_url() -> str:
+    """Where other devices open this page: the LAN link ``serve`` printed, else this
+    request's own address."""
+    return str(current_app.config.get("PUBLIC_URL") or request.host_url)
+
+
+@bp.get("/qr.svg")
+def qr() -> Response:
+    """A QR code of the spectators' link (never the referee's token)."""
+    from web.server import qr_svg
+
+    return Response(
+        qr_svg(_public_url()), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"}
+    )
 
 
 @bp.get("/healthz")
@@ -41,7 +59,8 @@ def healthz() -> tuple[Response, int]:
     service = ext["service"]
     camera = status.get("camera") or {}
     recognition = status.get("recognition") or {}
-    store: dict[str, Any] = {"path": current_app.config["DATABASE"], "events": service.n}
+    # Not the database's path: that is the server's business, printed in its terminal.
+    store: dict[str, Any] = {"events": service.n}
     try:
         get_db().event_count(service.match.id)
         store["ok"] = True

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS matches (
     rules       TEXT NOT NULL,
     players     TEXT NOT NULL,          -- JSON list, clockwise
     status      TEXT NOT NULL DEFAULT 'active',   -- active | finished
-    winner      TEXT
+    winner      TEXT,
+    client_id   TEXT                    -- the poster's id for this request (retries)
 );
 CREATE TABLE IF NOT EXISTS events (
     match_id    INTEGER NOT NULL REFERENCES matches(id),
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS events (
     event       TEXT NOT NULL,          -- the DESIGN.md event, JSON
     verdict     TEXT NOT NULL,          -- the tracker's verdict, JSON
     ok          INTEGER NOT NULL,
+    client_id   TEXT,                   -- the poster's id for this event (retries)
     PRIMARY KEY (match_id, n)
 );
 CREATE TABLE IF NOT EXISTS rounds (
@@ -49,6 +51,20 @@ CREATE TABLE IF NOT EXISTS rounds (
     PRIMARY KEY (match_id, number)
 );
 """
+# Columns added after the first release: (table, column, type). ``Store.open`` adds any
+# that a database made by an older version lacks, then the indexes below.
+MIGRATIONS: tuple[tuple[str, str, str], ...] = (
+    ("events", "client_id", "TEXT"),
+    ("matches", "client_id", "TEXT"),
+)
+INDEXES = """
+CREATE UNIQUE INDEX IF NOT EXISTS events_client_id ON events (client_id)
+    WHERE client_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS matches_client_id ON matches (client_id)
+    WHERE client_id IS NOT NULL;
+"""
+#: SQLite's largest integer: ids beyond it name nothing (and would overflow a query).
+MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -102,7 +118,23 @@ class Store:
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(SCHEMA)
-        return cls(conn)
+        store = cls(conn)
+        store._migrate()
+        conn.executescript(INDEXES)
+        return store
+
+    def _migrate(self) -> None:
+        """Add the columns an older database lacks (once; safe with other openers)."""
+        if all(self._has_column(t, c) for t, c, _ in MIGRATIONS):
+            return
+        with self._tx():
+            for table, column, kind in MIGRATIONS:
+                if not self._has_column(table, column):
+                    self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    def _has_column(self, table: str, column: str) -> bool:
+        rows = self.conn.execute(f"PRAGMA table_info({table})").fetchall()
+        return any(r["name"] == column for r in rows)
 
     def close(self) -> None:
         self.conn.close()
@@ -112,17 +144,27 @@ class Store:
 
     # -- matches -------------------------------------------------------------------
 
-    def create_match(self, players: Sequence[str], rules: str) -> int:
+    def create_match(
+        self, players: Sequence[str], rules: str, *, client_id: str | None = None
+    ) -> int:
         with self._tx():
             self.conn.execute("UPDATE matches SET status = 'finished' WHERE status = 'active'")
             cur = self.conn.execute(
-                "INSERT INTO matches (created_at, rules, players) VALUES (?, ?, ?)",
-                (time.time(), rules, json.dumps(list(players))),
+                "INSERT INTO matches (created_at, rules, players, client_id) VALUES (?, ?, ?, ?)",
+                (time.time(), rules, json.dumps(list(players)), client_id),
             )
         return int(cur.lastrowid or 0)
 
     def match(self, match_id: int) -> Match | None:
+        if not 0 <= match_id <= MAX_ID:
+            return None
         row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return _match(row) if row else None
+
+    def match_by_client_id(self, client_id: str) -> Match | None:
+        row = self.conn.execute(
+            "SELECT * FROM matches WHERE client_id = ?", (client_id,)
+        ).fetchone()
         return _match(row) if row else None
 
     def latest_match(self) -> Match | None:
@@ -149,11 +191,14 @@ class Store:
         *,
         source: str,
         rounds: Sequence[Mapping[str, Any] | None] | None = None,
+        client_id: str | None = None,
     ) -> int:
         """Append one event and its verdict; returns its number in the match.
 
         ``rounds``, when given, is the match's rounds so far (``None`` for a round still
         being played) and replaces the ``rounds`` rows in the same transaction.
+        ``client_id`` is the poster's own id for the event: a second event with the same
+        one is refused by the database (see :meth:`event_by_client_id`).
         """
         with self._tx():
             row = self.conn.execute(
@@ -161,8 +206,8 @@ class Store:
             ).fetchone()
             n = int(row[0])
             self.conn.execute(
-                "INSERT INTO events (match_id, n, at, source, event, verdict, ok)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events (match_id, n, at, source, event, verdict, ok, client_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     n,
@@ -171,6 +216,7 @@ class Store:
                     json.dumps(dict(event)),
                     json.dumps(dict(verdict)),
                     1 if verdict.get("ok") else 0,
+                    client_id,
                 ),
             )
             if rounds is not None:
@@ -185,18 +231,16 @@ class Store:
         rows = self.conn.execute(
             "SELECT n, at, source, event, verdict FROM events"
             " WHERE match_id = ? AND n > ? ORDER BY n",
-            (match_id, after),
+            (_clamp(match_id), _clamp(after)),
         )
-        return [
-            StoredEvent(
-                int(r["n"]),
-                float(r["at"]),
-                str(r["source"]),
-                json.loads(r["event"]),
-                json.loads(r["verdict"]),
-            )
-            for r in rows
-        ]
+        return [_stored(r) for r in rows]
+
+    def event_by_client_id(self, client_id: str) -> StoredEvent | None:
+        """The event stored with the poster's ``client_id``, if any (any match)."""
+        row = self.conn.execute(
+            "SELECT n, at, source, event, verdict FROM events WHERE client_id = ?", (client_id,)
+        ).fetchone()
+        return _stored(row) if row else None
 
     def event_count(self, match_id: int) -> int:
         row = self.conn.execute(
@@ -245,6 +289,21 @@ class _Transaction:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
+def _clamp(number: int) -> int:
+    """``number`` within SQLite's integers (a larger one matches nothing anyway)."""
+    return max(-MAX_ID, min(number, MAX_ID))
+
+
+def _stored(r: sqlite3.Row) -> StoredEvent:
+    return StoredEvent(
+        int(r["n"]),
+        float(r["at"]),
+        str(r["source"]),
+        json.loads(r["event"]),
+        json.loads(r["verdict"]),
+    )
+
+
 def _match(row: sqlite3.Row) -> Match:
     return Match(
         id=int(row["id"]),
@@ -260,3 +319,9 @@ def iter_jsonl(events: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     """Lines of a JSON Lines event log (what ``uno-table referee`` reads)."""
     for event in events:
         yield json.dumps(dict(event), ensure_ascii=False) + "\n"
+
+
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8; a lone surrogate (only ever inside a JSON string here, from a
+    database written before such input was refused) is written as its JSON escape."""
+    return text.encode("utf-8", "backslashreplace")

@@ -396,13 +396,13 @@ def test_round_preview_applies_nothing(app: Flask, client: FlaskClient) -> None:
     play_a_short_round(client)
     before = state(client)
     hands = {"Ann": [], "Bob": ["red-1", "wild", "blue-skip"]}
-    response = client.post("/api/round-preview", json={"hands": hands})
+    response = client.post("/api/round-preview", json={"hands": hands}, headers=AUTH)
     assert response.status_code == 200
     assert response.json["round"]["winner"] == "Ann"
     assert response.json["round"]["hand_points"] == {"Ann": 0, "Bob": 71}
     assert response.json["round"]["points"] == {"Ann": 71, "Bob": 0}
     assert state(client) == before
-    bad = client.post("/api/round-preview", json={"type": "undo"})
+    bad = client.post("/api/round-preview", json={"type": "undo"}, headers=AUTH)
     assert bad.status_code == 400
 
 

@@ -50,7 +50,7 @@ def test_illegal_play_alert_controls_and_screenshot(
     banner = page.locator("#alert")
     expect(banner).to_be_visible()
     expect(banner).to_have_attribute("data-codes", "illegal-card")
-    expect(banner).to_contain_text("Ann played blue-3 on red-7")
+    expect(banner).to_contain_text("Ann played Blue 3 on Red 7")
     expect(page.locator("body")).to_have_attribute("data-beeps", "1")
     expect(page.locator("#top-card")).to_have_attribute("data-card", "red-7")
 
@@ -67,7 +67,7 @@ def test_illegal_play_alert_controls_and_screenshot(
     post(live_server, {"type": "play", "card": "green-2"})
     expect(banner).to_be_visible()
     page.locator("#btn-lang").click()
-    expect(page.locator("#alert-text")).to_contain_text("Bob 在 red-7 上出了 green-2")
+    expect(page.locator("#alert-text")).to_contain_text("Bob 在 红 7 上出了 绿 2")
     expect(page.locator("#color-name")).to_have_text("红")
     expect(page.locator("h1")).to_have_text("UNO 牌桌")
     page.locator("#btn-lang").click()
@@ -96,6 +96,8 @@ def test_wild_color_correct_card_and_undo_from_the_page(
     expect(page.locator("#turn")).to_have_text("Cy")
 
     page.locator("#btn-undo").click()
+    expect(page.locator("#undo-what")).to_contain_text("Play Blue 9 · Bob")
+    page.locator("#undo-go").click()
     expect(page.locator("#top-card")).to_have_attribute("data-card", "wild")
     expect(page.locator("#turn")).to_have_text("Bob")
 
@@ -122,10 +124,10 @@ def test_uno_and_catch_buttons(page: Page, live_server: LiveServer, called: bool
     expect(ann.locator(".seat-count")).to_have_text("1 card")
     if called:
         ann.locator("button", has_text="UNO!").click()
-        expect(page.locator("#log li").first).to_contain_text("uno")
+        expect(page.locator("#log li").first).to_contain_text("UNO · Ann")
     ann.locator("button", has_text="Catch").click()
     page.locator("#catch-by button", has_text="Bob").click()
-    expect(page.locator("#log li").first).to_contain_text("catch")
+    expect(page.locator("#log li").first).to_contain_text("Catch · Ann")
     if called:
         expect(ann.locator(".seat-count")).to_have_text("1 card")
     else:
@@ -138,7 +140,8 @@ def test_start_and_end_round_with_the_scoreboard(page: Page, live_server: LiveSe
     open_page(page, live_server)
     box_video = page.locator(".video-panel").bounding_box()
     box_status = page.locator(".status-panel").bounding_box()
-    assert box_video and box_status and box_status["y"] > box_video["y"] + box_video["height"] - 1
+    # Portrait: the game first, the video below it (issue 21: the turn was below the fold).
+    assert box_video and box_status and box_video["y"] > box_status["y"] + box_status["height"] - 1
 
     page.locator("#btn-start-round").click()
     page.locator("#round-players").fill("Ann, Bob")
@@ -153,7 +156,10 @@ def test_start_and_end_round_with_the_scoreboard(page: Page, live_server: LiveSe
     page.locator('#end-table input[data-player="Bob"]').fill("red-1 wild blue-skip")
     expect(page.locator('#end-table .hand-value[data-player="Bob"]')).to_have_text("71")
     expect(page.locator('#end-table .round-points[data-player="Ann"]')).to_have_text("71")
+    expect(page.locator("#end-headline")).to_have_text("Ann goes out and wins the round")
     page.locator("#end-go").click()
+    expect(page.locator("#summary-title")).to_have_text("Ann wins round 1")
+    page.locator("#dlg-summary button").click()
 
     expect(page.locator("#scores tr.total td").first).to_have_text("71")
     expect(page.locator("#chart polyline")).to_have_count(2)

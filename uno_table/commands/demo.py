@@ -35,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from uno_table.live import LiveRunner, build_app, serve
+    from uno_table.live import LiveRunner, build_app
     from vision.synth_video import DEFAULT_PLAYERS
+    from web.server import serve
 
     players = list(DEFAULT_PLAYERS)
 

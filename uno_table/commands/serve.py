@@ -33,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="player names, clockwise, comma-separated (default: Ann,Bob,Cy,Dee)",
     )
     parser.add_argument("--db", default="uno-table.db", help="SQLite file (default: uno-table.db)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (0.0.0.0: every interface; the tablet's link and a QR "
+        "code of it are printed with this machine's address on the local network)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any)")
     parser.add_argument(
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
@@ -41,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layout", default=None, help="table layout JSON (calibrate-table)")
     parser.add_argument(
         "--new-match", action="store_true", help="start a new match instead of resuming"
+    )
+    parser.add_argument(
+        "--socket-timeout",
+        type=float,
+        default=20.0,
+        help="seconds a connection may send or take nothing before it is closed (default: 20)",
     )
     parser.add_argument(
         "--video-fps",
@@ -65,7 +76,8 @@ def parse_players(text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from tracker import preset
-    from uno_table.live import build_app, serve
+    from uno_table.live import build_app
+    from web.server import serve
 
     try:
         players = parse_players(args.players)
@@ -107,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, sqlite3.Error) as exc:
         print(f"uno-table serve: cannot open the database {args.db}: {exc}", file=sys.stderr)
         return 2
+    app.config["SOCKET_TIMEOUT_S"] = args.socket_timeout
     if args.league:
         from web.league_push import attach
 

@@ -28,14 +28,7 @@
     return s;
   }
 
-  function cardLabel(card) {
-    if (!card) return "–";
-    const words = window.CARD_WORDS[ui.lang];
-    if (words[card]) return words[card];
-    const dash = card.indexOf("-");
-    const color = card.slice(0, dash), value = card.slice(dash + 1);
-    return t(color) + " " + (words[value] || value);
-  }
+  function cardLabel(card) { return window.WORDS.cardName(card, ui.lang); }
 
   function cardColor(card) {
     if (!card) return "none";
@@ -43,16 +36,13 @@
     return COLORS.includes(c) ? c : "black";
   }
 
-  function alertText(alert) {
-    const m = alert.messages || {};
-    return m[ui.lang] || m.en || alert.message || alert.code;
-  }
+  function alertText(alert) { return window.WORDS.sentence(alert, ui.lang); }
 
   function applyLanguage() {
     document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
     document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
     $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
-    $("#btn-sound").textContent = t(ui.sound ? "sound_on" : "sound_off");
+    renderSound();
     $("#btn-referee").textContent = t(ui.token ? "referee_on" : "referee");
     if (ui.snapshot) render(ui.snapshot);
     renderHealth(ui.health);
@@ -62,10 +52,25 @@
 
   // -- sound (generated, no asset) ------------------------------------------------
 
+  // A browser plays sound only after a tap on the page: until then the button says so
+  // rather than "Sound on" over a silent page.
+  function audioReady() { return !!ui.audio && ui.audio.state === "running"; }
+
+  function renderSound() {
+    const key = !ui.sound ? "sound_off" : audioReady() ? "sound_on" : "sound_tap";
+    $("#btn-sound").textContent = t(key);
+    document.body.dataset.sound = key;
+  }
+
   function unlockAudio() {
-    if (ui.audio) return;
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (Ctx) ui.audio = new Ctx();
+    if (!ui.audio) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      ui.audio = new Ctx();
+      ui.audio.addEventListener("statechange", renderSound);
+    }
+    if (ui.audio.state === "suspended") ui.audio.resume().then(renderSound, renderSound);
+    renderSound();
   }
 
   function beep() {
@@ -141,7 +146,7 @@
         el("span", { class: "seat-dot", style: "background:" + SEAT_COLORS[i % SEAT_COLORS.length] }),
         el("span", { class: "seat-name" }, p),
         el("span", { class: "seat-count" + (count === 1 ? " one" : "") },
-          count === undefined ? "–" : count === 1 ? t("cards_left_one") : t("cards_left", { n: count })));
+          count === undefined ? "–" : window.WORDS.cards(count, ui.lang)));
       if (ui.token) {
         li.append(
           el("button", { class: "small", onclick: () => send({ type: "uno", player: p }) }, t("uno")),
@@ -231,9 +236,25 @@
     const rec = h.recognition || {};
     if (!rec.available) lines.push(t("recognition_off", { m: rec.message || "" }));
     if (rec.takeback_held_s_ago != null) lines.push(t("takeback_held"));
+    const behind = fallingBehind(cam, rec);
+    if (behind) lines.unshift(t("recognition_behind", behind));
     box.textContent = lines.join(" · ");
+    box.classList.toggle("behind", !!behind);
+    box.dataset.behind = behind ? "1" : "";
     box.hidden = lines.length === 0;
     document.body.dataset.camera = cam.state || "";
+  }
+
+  // Recognition keeps up when one frame takes less than the camera's frame interval, or
+  // when it finishes about as many frames a second as the camera sends.
+  function fallingBehind(cam, rec) {
+    const fps = Number(cam.nominal_fps || cam.fps || 0);
+    const ms = Number(rec.ms_per_frame || 0);
+    if (cam.state !== "ok" || !rec.available || !fps || !ms) return null;
+    const interval = 1000 / fps;
+    const done = Number(rec.frames_per_s || 0);
+    if (ms <= interval * 1.2 || (done && done >= fps * 0.9)) return null;
+    return { ms: Math.round(ms), interval: Math.round(interval) };
   }
 
   function renderLog() {
@@ -242,11 +263,7 @@
     ui.log.slice(-12).reverse().forEach((item) => {
       const v = item.verdict || {};
       const e = item.event || {};
-      const evNames = (window.I18N[ui.lang] || {}).ev || {};
-      const what = (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "") + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
-        + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "");
-      const who = t(item.source === "vision" ? "by_camera" : "by_referee");
-      const li = el("li", { class: v.ok ? "" : "bad" }, "#" + item.n + " " + what + " — " + who);
+      const li = el("li", { class: v.ok ? "" : "bad" }, describe(item.n, e, item.source));
       (v.alerts || []).forEach((a) => li.append(el("div", { class: "alert-line" }, alertText(a))));
       ol.append(li);
     });
@@ -294,7 +311,9 @@
       renderLog();
       // A camera event the tracker could not make sense of is logged, not sounded:
       // the banner is for what players did wrong.
-      const alerts = ((msg.verdict && msg.verdict.alerts) || []).filter(
+      const endOfRound = msg.event && msg.event.type === "end-round" && msg.verdict && msg.verdict.ok;
+      if (endOfRound) showSummary(msg.verdict, msg.snapshot);
+      const alerts = endOfRound ? [] : ((msg.verdict && msg.verdict.alerts) || []).filter(
         (a) => !(msg.source === "vision" && a.code === "bad-event"));
       if (alerts.length) showAlert(alerts);
     });
@@ -311,12 +330,33 @@
 
   // -- sending --------------------------------------------------------------------
 
-  async function post(path, body) {
-    const res = await fetch(path, {
+  // Each write carries an id of its own: a retry after a lost answer (the network
+  // dropped, the server restarted) is answered from the store, never applied twice.
+  function clientId() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);  // works on plain http too (randomUUID does not)
+    return "tab-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(path, body, { idempotent = true } = {}) {
+    const payload = idempotent ? { ...body, client_id: clientId() } : body;
+    const request = () => fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Referee-Token": ui.token },
-      body: JSON.stringify(body),
+      body: JSON.stringify(payload),
     });
+    let res;
+    try {
+      res = await request();
+    } catch (err) {
+      await new Promise((ok) => setTimeout(ok, 1000));
+      try {
+        res = await request();  // the same client_id: at most once, whatever happened
+      } catch (again) {
+        toast(t("offline"), true);
+        return { res: { ok: false, status: 0 }, data: {} };
+      }
+    }
     let data = {};
     try { data = await res.json(); } catch (err) { data = {}; }
     if (res.status === 401) {
@@ -343,8 +383,11 @@
     for (const c of COLORS) {
       for (const v of VALUES) {
         const card = c + "-" + v;
+        // A symbol fits the narrow button ("Reverse" was cut to "Revers"); the name
+        // in words is its tooltip and what a screen reader says.
         grid.append(el("button", { type: "button", class: "pick " + c, "data-card": card,
-          onclick: () => chosen(card) }, (window.CARD_WORDS[ui.lang][v] || v)));
+          title: cardLabel(card), "aria-label": cardLabel(card),
+          onclick: () => chosen(card) }, (window.CARD_SYMBOLS[v] || v)));
       }
     }
     for (const card of ["wild", "wild-draw4"]) {
@@ -376,12 +419,66 @@
     $("#dlg-catch").showModal();
   }
 
+  // A sentence for a logged event: "#17 Play Red 7 · Bob (camera)".
+  function describe(n, e, source) {
+    const evNames = (window.I18N[ui.lang] || {}).ev || {};
+    const what = (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "")
+      + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
+      + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "")
+      + (e.count && e.count > 1 ? " ×" + e.count : "");
+    // Who said so: the camera, the referee, the system (a demo's deal), or an event the
+    // tracker inferred from what the camera saw.
+    const whoKey = { vision: "by_camera", referee: "by_referee", system: "by_system", inferred: "by_inferred" };
+    const who = source ? " — " + (whoKey[source] ? t(whoKey[source]) : source) : "";
+    return "#" + n + " " + what + who;
+  }
+
+  function openUndo() {
+    const target = ui.snapshot && ui.snapshot.undo;
+    $("#undo-what").textContent = target
+      ? t("undo_what", { what: describe(target.n, target.event, target.source) })
+      : t("undo_nothing");
+    $("#undo-go").hidden = !target;
+    $("#dlg-undo").showModal();
+  }
+
+  // The round's result, calmly: who won, points per seat, totals, the standing; a note
+  // only where the hand shown and the record truly differ.
+  function showSummary(verdict, snap) {
+    const r = verdict.round || {};
+    const g = (snap && snap.game) || {};
+    const ps = players(snap);
+    const totals = verdict.totals || g.totals || {};
+    const number = (g.round_scores || []).length || g.round || "";
+    $("#summary-title").textContent = verdict.match_winner
+      ? t("match_winner", { p: verdict.match_winner })
+      : r.winner ? t("round_won", { p: r.winner, n: number }) : t("round_over", { n: number });
+    const table = $("#summary-table");
+    table.replaceChildren(el("tr", {}, el("th", {}, ""), el("th", {}, t("hand_value")),
+      el("th", {}, t("points")), el("th", {}, t("total"))));
+    ps.forEach((p) => {
+      const hand = (r.hand_points || {})[p];
+      table.append(el("tr", { class: p === r.winner ? "won" : "", "data-player": p }, el("td", {}, p),
+        el("td", {}, hand === undefined ? "–" : String(hand)),
+        el("td", {}, String((r.points || {})[p] || 0)), el("td", {}, String(totals[p] || 0))));
+    });
+    const ranked = ps.slice().sort((a, b) => Number(totals[b] || 0) - Number(totals[a] || 0));
+    $("#summary-standing").textContent = t("standing") + ": "
+      + ranked.map((p, i) => (i + 1) + ". " + p + " " + (totals[p] || 0)).join(" · ");
+    $("#summary-notes").replaceChildren(...(verdict.alerts || []).map((a) => el("div", {}, alertText(a))));
+    const dlg = $("#dlg-summary");
+    if (!dlg.open) dlg.showModal();
+  }
+
   function openStartRound() {
     const ps = players(ui.snapshot);
     $("#round-players").value = ps.join(", ");
     const g = ui.snapshot.game || {};
     const sel = $("#round-dealer");
-    const next = g.dealer ? ps[(ps.indexOf(g.dealer) + 1) % ps.length] : ps[0];
+    // Between rounds the state already names the next dealer; during a round it names
+    // this round's, and the next one is the player after.
+    const at = ps.indexOf(g.dealer);
+    const next = at < 0 ? ps[0] : g.in_round ? ps[(at + 1) % ps.length] : ps[at];
     sel.replaceChildren(...ps.map((p) => el("option", p === next ? { value: p, selected: "" } : { value: p }, p)));
     $("#dlg-round").showModal();
   }
@@ -441,13 +538,18 @@
       cell.textContent = known ? String(cards.reduce((s, c) => s + cardPoints(c), 0)) : "?";
     }
     const seq = ++previewSeq;
-    const res = await fetch("/api/round-preview", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ type: "end-round", hands }),
-    });
-    const body = await res.json();
+    const { res, data: body } = await post(
+      "/api/round-preview", { type: "end-round", hands }, { idempotent: false });
     if (seq !== previewSeq) return;
-    $("#end-preview").textContent = res.ok ? (body.alerts || []).map(alertText).join(" ") : body.error;
+    // A round is won by going out (an empty hand); only rules that end a round when
+    // the draw pile runs out (youlerren) have a winner who still holds cards.
+    const named = res.ok && body.ok && body.round ? body.round.winner : null;
+    const rules = (ui.snapshot && ui.snapshot.match.rules) || "official";
+    const winner = named && ((hands[named] || []).length === 0 || rules === "youlerren") ? named : null;
+    $("#end-headline").textContent = winner ? t("round_won_preview", { p: winner }) : t("no_winner");
+    $("#end-go").disabled = !winner;
+    $("#end-preview").replaceChildren(...(res.ok ? (body.alerts || []).map((a) => el("div", {}, alertText(a)))
+      : [el("div", {}, body.error || "")]));
     const pts = (body.round && body.round.points) || {};
     const handPts = (body.round && body.round.hand_points) || {};
     document.querySelectorAll("#end-table .hand-value").forEach((cell) => {
@@ -471,7 +573,8 @@
   }
 
   function wire() {
-    document.addEventListener("pointerdown", unlockAudio, { once: true });
+    document.addEventListener("pointerdown", unlockAudio);
+    document.addEventListener("keydown", unlockAudio);
     $("#btn-lang").addEventListener("click", () => {
       ui.lang = ui.lang === "zh" ? "en" : "zh";
       localStorage.setItem("uno.lang", ui.lang);
@@ -509,7 +612,11 @@
     $("#btn-pass").addEventListener("click", () => send({ type: "pass" }));
     $("#btn-guilty").addEventListener("click", () => send({ type: "challenge", guilty: true }));
     $("#btn-innocent").addEventListener("click", () => send({ type: "challenge", guilty: false }));
-    $("#btn-undo").addEventListener("click", () => send({ type: "undo" }));
+    $("#btn-undo").addEventListener("click", openUndo);
+    $("#dlg-undo").addEventListener("close", () => {
+      if ($("#dlg-undo").returnValue === "ok") send({ type: "undo" });
+    });
+    $("#btn-share").addEventListener("click", () => $("#dlg-share").showModal());
     $("#btn-play").addEventListener("click", () => pickCard(t("pick_play"), (card, color) =>
       send(color ? { type: "play", card, color } : { type: "play", card })));
     $("#btn-flip").addEventListener("click", () => pickCard(t("pick_flip"), (card, color) =>
