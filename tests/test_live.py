@@ -21,7 +21,7 @@ import pytest
 
 from tracker import Game, preset
 from uno_table.live import LiveRunner, build_app
-from vision.synth_video import OracleDetector, RenderResult, render_video, script_game
+from synth.video import OracleDetector, RenderResult, render_video, script_game
 from web.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -54,12 +54,12 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
+from tracker.cards import COLORS
 from vision.calibration import TableLayout, bearing_of
 from vision.detections import Candidates, Detections
-from vision.pile_colors import ColorPatch
-from vision.render.cards import COLORS
+from vision.pile_probe import ColorPatch, PileColorProbe
 
 BACK = "back"
 
@@ -204,33 +204,6 @@ class WatcherConfig:
     blind_undo_s: float = 1.0  # the top card carried off, nothing on the pile: undo
     fan_width: float = 0.9  # cards carried in this near each other may be one fan
     fan_travel: float = 0.3  # ... when both went this far together
-
-
-class PileColorProbe(Protocol):
-    """What colours came onto the pile near a place since a time (see
-    :class:`vision.pile_colors.PileColors`); ``None`` when it cannot tell."""
-
-    def new_colors(
-        self,
-        near: tuple[float, float],
-        radius: float,
-        *,
-        since: float,
-        before: float = math.inf,
-        else_at_since: bool = False,
-        hands: bool = True,
-    ) -> list[ColorPatch] | None: ...
-
-    def changed_area(
-        self,
-        near: tuple[float, float],
-        radius: float,
-        *,
-        since: float,
-        before: float = math.inf,
-        else_at_since: bool = False,
-        hands: bool = True,
-    ) -> float | None: ...
 
 
 class _Det(NamedTuple):

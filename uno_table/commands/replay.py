@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"need 2 or more distinct player names, got {players}")
 
     if args.oracle:
-        from vision.synth_video import OracleDetector
+        from synth.video import OracleDetector
 
         boxes = video.with_name(video.name + ".boxes.jsonl")
         if not boxes.exists():

@@ -28,8 +28,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.hands import draw_hand
-from vision.render.table import render_table
+from synth.render.hands import draw_hand
+from synth.render.table import render_table
+from tracker.cards import COLORED_VALUES
+from vision.labels import CARDS, COLORS, FACES
 
 __all__ = [
     "CARDS",
@@ -44,12 +46,7 @@ __all__ = [
 
 Image = npt.NDArray[np.uint8]
 
-COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
-VALUES: tuple[str, ...] = (*(str(i) for i in range(10)), "skip", "reverse", "draw2")
-#: The 54 distinct faces, in a fixed order (also the classifier's class order).
-FACES: tuple[str, ...] = (*(f"{c}-{v}" for c in COLORS for v in VALUES), "wild", "wild-draw4")
-#: Every name a card image can have: the faces and ``back``.
-CARDS: tuple[str, ...] = (*FACES, "back")
+VALUES: tuple[str, ...] = COLORED_VALUES
 EDITIONS: tuple[str, ...] = ("2018", "classic", "flat")
 
 # Base BGR colours per edition; the renderer jitters around them.
