@@ -57,6 +57,7 @@ def _fail(msg: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from uno_table.replay import load_log, replay_video, score
+    from uno_table.session import choose_layout
     from vision.calibration import TableLayout
     from vision.source import read_video
 
@@ -112,12 +113,8 @@ def run(args: argparse.Namespace) -> int:
         first = next(iter(read_video(video)))
     except (OSError, ValueError) as exc:
         return _fail(str(exc))
-    h, w = first.image.shape[:2]
-    if layout is None:
-        dets = None if args.oracle else recognizer.detect(first.image)
-        layout = TableLayout.propose(first.image, len(players), dets)
-    elif (layout.width, layout.height) != (w, h):
-        layout = layout.scaled(w, h)
+    dets = None if layout is not None or args.oracle else recognizer.detect(first.image)
+    layout = choose_layout(first.image, len(players), layout, dets)
     if len(layout.seats) != len(players):
         return _fail(
             f"the layout has {len(layout.seats)} seats but there are {len(players)} players"
