@@ -253,8 +253,10 @@ class LiveRunner:
 
     def _make_session(self, recognizer: Any) -> TableSession:
         from vision.calibration import TableLayout
+        from vision.watcher_config import WatcherConfig
 
         layout = TableLayout.load(self.layout_path) if self.layout_path else None
+        config = WatcherConfig.load(self.layout_path) if self.layout_path else None
         session = TableSession(
             self.players,
             recognizer,
@@ -264,6 +266,7 @@ class LiveRunner:
             referee=ScriptedReferee(self.referee_script) if self.referee_script else None,
             # A still table is not recognised again: the CPU goes to frames that changed.
             skip_static=True,
+            config=config,
             on_note=self._on_note,
         )
         with self._lock:

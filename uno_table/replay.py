@@ -198,6 +198,7 @@ def replay_video(
     realtime: bool = False,
     skip_static: bool = False,
     referee: list[Event] | None = None,
+    watcher_config: Any = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> ReplayResult:
     """Run source -> recogniser -> watcher -> tracker over a video file.
@@ -212,6 +213,8 @@ def replay_video(
     tablet: the rulings a camera cannot see (``color``, ``pass``, ``uno``, ``catch``,
     ``challenge``) are applied a moment after their time, and the colour named with
     a wild or a several-card play is added to the play the watcher reports.
+    ``watcher_config`` is a :class:`vision.watcher_config.WatcherConfig` (the
+    defaults without).
     """
     from tracker import Game, preset
     from uno_table.session import (
@@ -274,6 +277,7 @@ def replay_video(
         layout=layout,
         referee=ScriptedReferee(referee) if referee else None,
         skip_static=skip_static,
+        config=watcher_config,
         on_note=note,
     )
 

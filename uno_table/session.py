@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from vision.calibration import TableLayout
     from vision.pipeline import PipelineResult, TablePipeline
     from vision.watcher import Watcher
+    from vision.watcher_config import WatcherConfig
 
 Event = dict[str, Any]
 
@@ -191,7 +192,8 @@ class TableSession:
     game, in a replay), from any thread. ``layout`` is a saved layout, or ``None``:
     the first frame's (:func:`choose_layout`). ``on_note`` hears what was seen and not
     sent (:class:`NoteKind`). ``skip_static`` and ``read_fan_colors`` are the
-    :class:`vision.pipeline.TablePipeline`'s.
+    :class:`vision.pipeline.TablePipeline`'s; ``config`` the watcher's thresholds (the
+    table file's ``"watcher"`` settings, :meth:`vision.watcher_config.WatcherConfig.load`).
     """
 
     def __init__(
@@ -204,6 +206,7 @@ class TableSession:
         referee: ScriptedReferee | None = None,
         skip_static: bool = False,
         read_fan_colors: bool = True,
+        config: WatcherConfig | None = None,
         on_note: Callable[[Note], None] | None = None,
     ) -> None:
         self.players = list(players)
@@ -212,6 +215,7 @@ class TableSession:
         self.referee = referee
         self.skip_static = skip_static
         self.read_fan_colors = read_fan_colors
+        self.config = config
         self.on_note = on_note
         self.saved_layout = layout
         self.layout: TableLayout | None = None
@@ -246,7 +250,7 @@ class TableSession:
             except Exception:  # a proposal without the recogniser's help will do
                 detections = None
         self.layout = choose_layout(image, len(self.players), self.saved_layout, detections)
-        watcher = Watcher(self.layout, self.players)
+        watcher = Watcher(self.layout, self.players, self.config)
         self.pipeline = TablePipeline(
             self.recognizer,
             watcher,

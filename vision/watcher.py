@@ -54,51 +54,26 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from tracker.cards import COLORS
 from vision.calibration import TableLayout, bearing_of
-from vision.detections import Candidates, Detections
+from vision.detections import Detections
 from vision.pile_probe import ColorPatch, PileColorProbe
-
-BACK = "back"
-
-
-def _other_colors(a: str, b: str) -> bool:
-    """Are ``a`` and ``b`` faces of two different card colours (wilds have none)?"""
-    ca, cb = card_color(a), card_color(b)
-    return ca in COLORS and cb in COLORS and ca != cb
-
-
-def card_value(name: str) -> str:
-    """A card's value or symbol, its colour left out.
-
-    >>> card_value("red-7"), card_value("blue-draw2"), card_value("wild-draw4")
-    ('7', 'draw2', 'wild-draw4')
-    """
-    color, _, value = name.partition("-")
-    return value if color in COLORS else name
-
-
-def card_color(name: str) -> str:
-    """A card's colour, or its whole name for a card without one (a wild, a back).
-
-    >>> card_color("red-7"), card_color("wild-draw4")
-    ('red', 'wild-draw4')
-    """
-    color = name.partition("-")[0]
-    return color if color in COLORS else name
+from vision.tracks import (
+    BACK,
+    CardTracker,
+    Detection,
+    Track,
+    TrackState,
+    card_color,
+    card_value,
+    same_moments,
+)
+from vision.watcher_config import WatcherConfig
 
 
 def _mean(points: list[tuple[float, float]]) -> tuple[float, float]:
     return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
-
-
-def _same_moments(a: _Track, b: _Track) -> list[tuple[_Sighting, _Sighting]]:
-    """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
-    is the one value every track seen in it records)."""
-    at = {s.t: s for s in b.sightings}
-    return [(s, at[s.t]) for s in a.sightings if s.t in at]
 
 
 def _lying_still(points: list[tuple[float, float]], lim: float) -> bool:
@@ -167,137 +142,6 @@ def events_to_apply(
             yield event
 
 
-@dataclass(frozen=True)
-class WatcherConfig:
-    """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
-
-    rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
-    still: float = 0.05  # "still" = all sightings over rest_s within this distance
-    lost_s: float = 0.45  # a track unseen this long is gone
-    match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
-    min_confidence: float = 0.25  # ignore weaker detections
-    group_s: float = 0.5  # wait at most this long for cards put down together
-    quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
-    swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
-    amend_s: float = 1.0  # a card of the last play seen this long after it: amend
-    undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
-    same_spot: float = 0.45  # a card this near a pile card's resting place is that card
-    draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
-    votes: int = 25  # sightings used for a track's name
-    value_evidence: float = 0.1  # mean probability of a face of the play's value, to read it so
-    fan_evidence: float = 0.1  # mean probability, over fan_s, of a lower card of a fan
-    fan_s: float = 0.6  # how far back a play's lower cards are looked for
-    landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
-    strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
-    ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
-    own_color_change: float = 0.15  # or, put on its own colour, less change in its middle
-    lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
-    strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
-    strip_area_on_own: float = 0.05  # strip_area for a colour put on its own (the old top's)
-    fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
-    wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
-    clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
-    twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
-    lost_arrival_s: float = 1.5  # a heap box reading as a card lost on its way this long ago
-    beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
-    below_gap_s: float = 0.4  # the card below unseen this long: its wait starts again
-    blind_undo_s: float = 1.0  # the top card carried off, nothing on the pile: undo
-    fan_width: float = 0.9  # cards carried in this near each other may be one fan
-    fan_travel: float = 0.3  # ... when both went this far together
-
-
-class _Det(NamedTuple):
-    """One detection as the watcher reads it."""
-
-    name: str
-    conf: float
-    box: tuple[float, ...]
-    candidates: Candidates
-
-
-@dataclass
-class _Sighting:
-    t: float
-    x: float
-    y: float
-    box: tuple[float, float, float, float]
-
-
-@dataclass
-class _Track:
-    id: int
-    first_t: float
-    first_xy: tuple[float, float]
-    first_in_discard: bool
-    first_in_draw: bool
-    sightings: deque[_Sighting] = field(default_factory=lambda: deque(maxlen=30))
-    votes: deque[tuple[str, float]] = field(default_factory=lambda: deque(maxlen=15))
-    last_t: float = 0.0
-    vx: float = 0.0
-    vy: float = 0.0
-    max_travel: float = 0.0  # farthest distance from the first sighting
-    was_outside_discard: bool = False
-    played: bool = False  # belongs to an emitted play (or to the pile from the start)
-    pending_since: float | None = None  # came to rest as a play candidate
-    drawn: bool = False  # its draw event was emitted
-    handed_on: bool = False  # a later sighting of the same drawn card carries it on
-    seen_before: int = 0  # sightings of the drawn card's tracks it carries on
-    last_name: str = ""  # the face its latest detection gave
-    faces: set[str] = field(default_factory=set)  # every face it was ever read as
-    looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
-    read_as: str | None = None  # the face a play's value settled for it, over its vote
-
-    @property
-    def xy(self) -> tuple[float, float]:
-        s = self.sightings[-1]
-        return (s.x, s.y)
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        return self.sightings[-1].box
-
-    @property
-    def name(self) -> str:
-        if self.read_as is not None:
-            return self.read_as
-        score: dict[str, float] = {}
-        for n, c in self.votes:
-            score[n] = score.get(n, 0.0) + c * c
-        return max(score, key=lambda n: score[n])
-
-    def name_share(self) -> float:
-        """How much of the vote the winning name holds (0..1).
-
-        Votes weigh the square of their confidence: one clear look at a card outweighs
-        several unsure ones (a card half under a hand, or boxed with the pile).
-        """
-        total = sum(c * c for _, c in self.votes) or 1.0
-        top = self.name
-        return sum(c * c for n, c in self.votes if n == top) / total
-
-    def came_as(self, other: _Track) -> None:
-        """Take over where ``other`` (the same card, boxed apart) came from."""
-        self.was_outside_discard = True
-        self.first_xy = other.first_xy
-        self.first_in_discard = other.first_in_discard
-
-    def face_of_value(self, value: str) -> tuple[str, float] | None:
-        """The likeliest face of ``value`` over its recent looks, with its mean probability.
-
-        A card half under another of a fan is often read as another face; the
-        classifier's runners-up still hold its face, and the play's value picks it.
-        """
-        score: dict[str, float] = {}
-        for look in self.looks:
-            for face, p in look:
-                if card_value(face) == value:
-                    score[face] = score.get(face, 0.0) + p
-        if not score:
-            return None
-        best = max(score, key=lambda f: score[f])
-        return best, score[best] / len(self.looks)
-
-
 @dataclass
 class _PileEntry:
     """One play on the discard pile: its cards (bottom first) and where they rest."""
@@ -330,20 +174,19 @@ class Watcher:
         config: WatcherConfig | None = None,
         pile_colors: PileColorProbe | None = None,
     ) -> None:
+        self.cfg = config or WatcherConfig()
+        #: Detections in, tracks with ids out; the rules below read its tracks.
+        self.tracker = CardTracker(layout, self.cfg)
         self.layout = layout
         #: Sees the colours of a fan's lower cards in the picture (optional).
         self.pile_colors = pile_colors
         self.players: list[str] = []
         self.seat_players(players, layout)
-        self.cfg = config or WatcherConfig()
-        self._tracks: list[_Track] = []
-        self._next_id = 0
         self._pile: list[_PileEntry] = []
         # The faces seen lately (with their track; weak ones, untracked, too): the lower
         # cards of a fan show little.
-        self._looks: deque[tuple[float, list[tuple[_Det, _Track | None]]]] = deque()
+        self._looks: deque[tuple[float, list[tuple[Detection, Track | None]]]] = deque()
         self._last_t = -math.inf
-        self._frame_dt = 1 / 30
         self._top_seen_t = -math.inf
         self._below_since: float | None = None
         self._below_seen_t = -math.inf
@@ -351,10 +194,26 @@ class Watcher:
         self._pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
         # Backs carried from a seat onto the discard pile, kept a while after they are
         # lost: to the detector a wild's black face may look like a card's back.
-        self._backs_landed: deque[_Track] = deque(maxlen=8)
-        self._lost_arrivals: deque[_Track] = deque(maxlen=8)
+        self._backs_landed: deque[Track] = deque(maxlen=self.cfg.remembered)
+        self._lost_arrivals: deque[Track] = deque(maxlen=self.cfg.remembered)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
+
+    @property
+    def layout(self) -> TableLayout:
+        return self.tracker.layout
+
+    @layout.setter
+    def layout(self, layout: TableLayout) -> None:
+        self.tracker.layout = layout
+
+    @property
+    def _tracks(self) -> list[Track]:
+        return self.tracker.tracks
+
+    @_tracks.setter
+    def _tracks(self, tracks: list[Track]) -> None:
+        self.tracker.tracks = tracks
 
     # ------------------------------------------------------------------ public
     def reset(self) -> None:
@@ -363,7 +222,7 @@ class Watcher:
         self._backs_landed.clear()
         self._lost_arrivals.clear()
         for tr in self._tracks:
-            tr.played = True  # cards lying around from the last round are not plays
+            tr.state = TrackState.PILE  # cards lying around from the last round are not plays
             tr.pending_since = None
         self._below_since = None
 
@@ -394,13 +253,10 @@ class Watcher:
         """Feed one frame's detections seen at time ``t`` (seconds); get new events."""
         if t < self._last_t:
             raise ValueError(f"time went backwards: {t} after {self._last_t}")
-        if self._last_t > -math.inf:
-            # The time between looks, smoothed: the frame rate the watcher is fed at.
-            self._frame_dt = 0.9 * self._frame_dt + 0.1 * min(1.0, t - self._last_t)
         self._last_t = t
         card = self.layout.card_px
         seen = [
-            _Det(
+            Detection(
                 detections.card[i],
                 float(detections.confidence[i]),
                 tuple(float(v) for v in detections.xyxy[i]),
@@ -409,13 +265,13 @@ class Watcher:
             for i in range(len(detections))
         ]
         keep = [i for i, d in enumerate(seen) if d.conf >= self.cfg.min_confidence]
-        tracked = self._link([seen[i] for i in keep], t, card)
+        tracked = self.tracker.update([seen[i] for i in keep], t)
         track_of = dict(zip(keep, tracked, strict=True))
         # Weaker faces too (untracked): the lower cards of a fan show little.
         self._looks.append(
             (t, [(d, track_of.get(i)) for i, d in enumerate(seen) if d.name != BACK])
         )
-        while self._looks and t - self._looks[0][0] > 2.0:
+        while self._looks and t - self._looks[0][0] > self.cfg.looks_s:
             self._looks.popleft()
         events: list[dict[str, object]] = []
         events += self._draws(t, card)
@@ -426,7 +282,7 @@ class Watcher:
         if retraction:
             self._play_is_last = False
         events += retraction
-        kept: list[_Track] = []
+        kept: list[Track] = []
         for tr in self._tracks:
             if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None:
                 kept.append(tr)
@@ -437,193 +293,9 @@ class Watcher:
         self._tracks = kept
         return events
 
-    # ------------------------------------------------------------------ tracking
-    def _link(
-        self,
-        dets: list[_Det],
-        t: float,
-        card: float,
-    ) -> list[_Track]:
-        """Link ``dets`` to tracks (new ones where none fits); returns each one's track."""
-        live = [tr for tr in self._tracks if t - tr.last_t <= self.cfg.lost_s]
-        pairs: list[tuple[float, int, int]] = []
-        for ti, tr in enumerate(live):
-            dt = max(0.0, t - tr.last_t)
-            lx, ly = tr.xy
-            # Predicted position; damped, as cards slow down before they land.
-            px, py = lx + 0.6 * tr.vx * dt, ly + 0.6 * tr.vy * dt
-            speed = math.hypot(tr.vx, tr.vy)
-            # At a low frame rate a card moves a lot between two looks, even one whose
-            # speed is not known yet: the gate grows with the time between looks.
-            gate = (self.cfg.match_gate + 4.0 * min(self._frame_dt, 0.25)) * card
-            gate_pred = gate + 0.5 * speed * dt
-            moving = speed > self.cfg.still * card / 0.1
-            for di, (name, _conf, box, _cands) in enumerate(dets):
-                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-                # Nearer of the predicted and the last position: a card that stopped
-                # while unseen is where it was last seen, not where it was heading.
-                d_pred = math.hypot(cx - px, cy - py)
-                d_last = math.hypot(cx - lx, cy - ly)
-                if d_pred > gate_pred and d_last > gate:
-                    continue
-                d = min(d_pred, d_last)
-                if (name == BACK) != (tr.name == BACK):
-                    continue  # cards are not turned over in flight: a back stays a back
-                if tr.played and name != tr.name:
-                    continue  # a card on the pile keeps its face; another face is another card
-                if name != tr.name and not moving and d > 0.35 * card:
-                    continue  # another face, elsewhere: another card, not a misreading
-                if (
-                    moving
-                    and dt >= 0.2
-                    and _other_colors(name, tr.name)
-                    and _other_colors(name, tr.last_name)
-                ):
-                    continue  # lost a while in flight, found in another colour: another card
-                cost = d / card
-                if name != tr.name:
-                    cost += 0.35  # prefer the same face; still allow a flicker
-                if tr.played:
-                    cost += 0.25  # a card landing on the pile claims a detection first
-                elif not moving:
-                    cost += 0.05
-                pairs.append((cost, ti, di))
-        pairs.sort()
-        used_t: set[int] = set()
-        linked: dict[int, _Track] = {}
-        for _cost, ti, di in pairs:
-            if ti in used_t or di in linked:
-                continue
-            used_t.add(ti)
-            linked[di] = live[ti]
-            self._observe(live[ti], dets[di], t)
-        for di, det in enumerate(dets):
-            if di not in linked:
-                linked[di] = self._new_track(det, t)
-        return [linked[di] for di in range(len(dets))]
-
-    def _new_track(self, det: _Det, t: float) -> _Track:
-        name, conf, box, cands = det
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        tr = _Track(
-            id=self._next_id,
-            first_t=t,
-            first_xy=(cx, cy),
-            first_in_discard=self.layout.discard.contains(cx, cy),
-            first_in_draw=self.layout.draw.contains(cx, cy, margin=0.8 * self.layout.card_px),
-            votes=deque(maxlen=self.cfg.votes),
-            looks=deque(maxlen=self.cfg.votes),
-        )
-        tr.was_outside_discard = not tr.first_in_discard
-        self._next_id += 1
-        tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
-        tr.votes.append((name, conf))
-        tr.looks.append(cands)
-        tr.faces.add(name)
-        tr.last_t = t
-        tr.last_name = name
-        if name == BACK and not tr.first_in_draw:
-            self._stitch_draw(tr, t)
-        elif name != BACK:
-            self._inherit_arrival(tr, t)
-        self._tracks.append(tr)
-        return tr
-
-    def _inherit_arrival(self, tr: _Track, t: float) -> None:
-        """A second box of the same face beside a card arriving: that card, boxed twice.
-
-        A card landing on a tight pile may be boxed alone and together with the heap
-        under it; the second track takes over where the card came from.
-        """
-        for o in self._tracks:
-            if (
-                not o.played
-                and o.was_outside_discard
-                and t - o.last_t <= self.cfg.lost_s
-                and self._same_card(o, tr.name, tr.xy)
-            ):
-                tr.came_as(o)
-                return
-
-    def _same_card(
-        self, tr: _Track, name: str, xy: tuple[float, float], reach: float | None = None
-    ) -> bool:
-        """Is ``tr`` the card ``name`` at ``xy`` (the same face, at nearly the same place,
-        ``reach`` card lengths, by default ``same_spot``)?"""
-        near = (reach or self.cfg.same_spot) * self.layout.card_px
-        return tr.name == name and math.hypot(tr.xy[0] - xy[0], tr.xy[1] - xy[1]) <= near
-
-    def _stitch_draw(self, tr: _Track, t: float) -> None:
-        """A back seen farther out on the way a drawn card was going: the same card.
-
-        At a low frame rate a drawn card moves more than a card length between two
-        looks, so its sightings do not link; they lie on one ray from the pile.
-        """
-        dcx, dcy = self.layout.draw.center
-        nx, ny = tr.xy[0] - dcx, tr.xy[1] - dcy
-        dn = math.hypot(nx, ny)
-        best: _Track | None = None
-        best_d = 0.0
-        card = self.layout.card_px
-        for old in self._tracks:
-            if old.name != BACK or old.handed_on or t - old.last_t > 0.35 or old.last_t == t:
-                continue  # (a track seen in this frame is a card of its own)
-            ofx, ofy = old.first_xy
-            if not old.first_in_draw and math.hypot(ofx - dcx, ofy - dcy) > 2.5 * card:
-                continue  # neither seen at the pile nor near it
-            if old.first_in_draw and old.max_travel < 0.3 * card and t - old.first_t > 1.0:
-                continue  # the draw pile itself, lying there for a while
-            ox, oy = old.xy[0] - dcx, old.xy[1] - dcy
-            do = math.hypot(ox, oy)
-            if do < 0.3 * card or do >= dn:
-                continue  # the pile itself, or not behind the new sighting
-            if (ox * nx + oy * ny) / (do * dn) < math.cos(math.radians(30)):
-                continue
-            if do > best_d:
-                best, best_d = old, do
-        if best is not None:
-            tr.first_in_draw = True
-            tr.first_xy = best.first_xy
-            tr.drawn = best.drawn  # one card, one draw
-            tr.seen_before = len(best.sightings) + best.seen_before
-            best.handed_on = True
-
-    def _observe(self, tr: _Track, det: _Det, t: float) -> None:
-        name, conf, box, cands = det
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        px, py = tr.xy
-        dt = t - tr.last_t
-        if dt > 1e-6:
-            a = 0.6  # smoothed velocity, for prediction only
-            tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx
-            tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
-        tr.sightings.append(_Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
-        tr.votes.append((name, conf))
-        tr.looks.append(cands)
-        tr.faces.add(name)
-        tr.last_t = t
-        tr.last_name = name
-        fx, fy = tr.first_xy
-        tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))
-        if not self.layout.discard.contains(cx, cy):
-            tr.was_outside_discard = True
-
-    def _at_rest(self, tr: _Track, t: float, card: float, rest_s: float) -> bool:
-        """Seen now, still over the last ``rest_s`` (at least two sightings)."""
-        if tr.last_t != t or len(tr.sightings) < 2:
-            return False
-        last = tr.sightings[-1]
-        lim = self.cfg.still * card
-        for n, s in enumerate(reversed(tr.sightings), start=1):
-            if math.hypot(s.x - last.x, s.y - last.y) > lim:
-                return False
-            if n >= 2 and last.t - s.t >= rest_s - 1e-9:
-                return True
-        return False
-
     # ------------------------------------------------------------------ plays
     def _near_pile_card(
-        self, tr: _Track, card: float, reach: float | None = None, depth: int = 60
+        self, tr: Track, card: float, reach: float | None = None
     ) -> _PileEntry | None:
         """The pile entry whose card with this face rests where ``tr`` is, if any.
 
@@ -633,78 +305,91 @@ class Watcher:
         """
         name = tr.name
         lim = (self.cfg.same_spot if reach is None else reach) * card
-        return next((e for c, e in self._pile_cards_near(tr.xy, lim, depth) if c == name), None)
+        return next((e for c, e in self._pile_cards_near(tr.xy, lim) if c == name), None)
 
     def _pile_cards_near(
-        self, xy: tuple[float, float], lim: float, depth: int = 60
+        self, xy: tuple[float, float], lim: float
     ) -> Iterator[tuple[str, _PileEntry]]:
         """The faces (and their plays) of the pile cards resting within ``lim`` of
-        ``xy``, among the last ``depth`` plays, newest first."""
+        ``xy``, among the last ``pile_depth`` plays, newest first."""
         x, y = xy
-        for entry in reversed(self._pile[-depth:]):
+        for entry in reversed(self._pile[-self.cfg.pile_depth :]):
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, entry
 
-    def _seen_surely(self, tr: _Track, clear: float) -> bool:
+    def _seen_surely(self, tr: Track, clear: float) -> bool:
         """Was ``tr``'s face seen once with confidence ``clear``, or read a good many
         times at middling confidence (some faces, a wild's black one above all, are
         never read surely in flight)?"""
         sure = max(c for _, c in tr.votes)
-        return sure >= clear or (len(tr.sightings) >= 6 and sure >= self.cfg.clear_look)
+        return sure >= clear or (
+            len(tr.sightings) >= self.cfg.sure_looks and sure >= self.cfg.clear_look
+        )
 
-    def _landed_unseen(self, tr: _Track, t: float, card: float) -> bool:
+    def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
 
         On a tight pile of its colour the detector may box the heap around a card
         that just landed instead of the card: its track ends where it came down.
         """
-        if not self.cfg.landed_unseen_s or t - tr.last_t < self.cfg.landed_unseen_s:
+        cfg = self.cfg
+        if not cfg.landed_unseen_s or t - tr.last_t < cfg.landed_unseen_s:
             return False
-        if not tr.was_outside_discard or tr.name == BACK or len(tr.sightings) < 4:
+        if (
+            not tr.was_outside_discard
+            or tr.name == BACK
+            or len(tr.sightings) < cfg.landed_sightings
+        ):
             return False
-        if tr.name_share() < 0.8 or not self._seen_surely(tr, 0.8):
+        if tr.name_share() < cfg.landed_vote or not self._seen_surely(tr, cfg.landed_look):
             return False  # not seen clearly: a guess is no play
         x, y = tr.xy
         cx, cy = self.layout.discard.center
         # Lost on the pile, not on its way (its box jumps about as it lands on the
         # heap, so how it slowed down tells nothing).
-        return math.hypot(x - cx, y - cy) <= 0.6 * card
+        return math.hypot(x - cx, y - cy) <= cfg.landed_reach * card
 
-    def _back_landed(self, tr: _Track, card: float) -> bool:
+    def _back_landed(self, tr: Track, card: float) -> bool:
         """A back carried in from a seat (not from the draw pile) that came down on the
         discard pile: cards are played face up, so it is a card the detector took
         for a back."""
         return (
             tr.name == BACK
-            and not tr.played
+            and not tr.settled
             and tr.was_outside_discard
             and not tr.first_in_draw
-            and len(tr.sightings) >= 3
+            and len(tr.sightings) >= self.cfg.back_landed_sightings
             and self.layout.discard.contains(*tr.xy)
-            and math.dist(tr.first_xy, tr.xy) >= 1.5 * card
+            and math.dist(tr.first_xy, tr.xy) >= self.cfg.back_landed_travel * card
         )
 
-    def _lost_arriving(self, tr: _Track, card: float) -> bool:
+    def _lost_arriving(self, tr: Track, card: float) -> bool:
         """A face carried in from a seat, seen clearly, lost on its way to the
         discard pile (near it, nearer than where it was first seen)."""
-        if tr.name == BACK or tr.played or not tr.was_outside_discard:
+        if tr.name == BACK or tr.settled or not tr.was_outside_discard:
             return False
-        if len(tr.sightings) < 2 or tr.name_share() < 0.8 or not self._seen_surely(tr, 0.7):
+        cfg = self.cfg
+        if (
+            len(tr.sightings) < 2
+            or tr.name_share() < cfg.lost_arriving_vote
+            or not self._seen_surely(tr, cfg.lost_arriving_look)
+        ):
             return False
         centre = self.layout.discard.center
         near = math.dist(tr.xy, centre)
-        return near <= 2.0 * card and near < math.dist(tr.first_xy, centre)
+        return near <= cfg.lost_arriving_reach * card and near < math.dist(tr.first_xy, centre)
 
-    @staticmethod
-    def _now_reads(tr: _Track, name: str, looks: int = 3) -> bool:
-        """Is ``tr`` read as ``name`` in its last ``looks`` sightings (or by its vote)?"""
+    def _now_reads(self, tr: Track, name: str) -> bool:
+        """Is ``tr`` read as ``name`` in its last ``now_reads_looks`` sightings (or by
+        its vote)?"""
+        looks = self.cfg.now_reads_looks
         if tr.name == name:
             return True
         recent = list(tr.votes)[-looks:]
         return len(recent) == looks and all(n == name for n, _ in recent)
 
-    def _take_over_arrival(self, tr: _Track, t: float, card: float) -> None:
+    def _take_over_arrival(self, tr: Track, t: float, card: float) -> None:
         """A card lost just short of the pile, and a box on the heap that now reads as
         its face: the card landed there, and that box took it up.
 
@@ -717,24 +402,24 @@ class Watcher:
         for o in [*self._tracks, *self._lost_arrivals]:
             if (
                 o is not tr
-                and not o.played
+                and not o.settled
                 and o.pending_since is None
                 # Lost a while (not just missed for a frame in flight), not long ago:
                 # a box that was there as it was lost may take a while to read it; a
                 # box born since is the card found again soon, or another card.
-                and 0.2
+                and self.cfg.lost_arrival_min_s
                 <= t - o.last_t
                 <= (self.cfg.lost_arrival_s if tr.first_t <= o.last_t else self.cfg.lost_s)
                 and o.first_t > since_play
                 and self._lost_arriving(o, card)
                 and self._now_reads(tr, o.name)
-                and math.dist(o.xy, tr.xy) <= 2.0 * card
+                and math.dist(o.xy, tr.xy) <= self.cfg.take_over_reach * card
             ):
                 tr.came_as(o)
                 # The box showed the heap before the card came down on it: from now
                 # on it shows the card.
                 tr.votes = deque([v for v in tr.votes if v[0] == o.name], maxlen=tr.votes.maxlen)
-                o.played = True  # one card: its play is the heap box's
+                o.state = TrackState.TWIN  # one card: its play is the heap box's
                 return
         if card_color(tr.name) in COLORS:
             return
@@ -750,15 +435,15 @@ class Watcher:
                 and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
             ):
                 tr.came_as(o)
-                o.played = True
+                o.state = TrackState.TWIN
                 return
 
-    def _is_new_card(self, tr: _Track, t: float, card: float) -> bool:
+    def _is_new_card(self, tr: Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
-        if name == BACK or tr.name_share() < 0.5:
+        if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
-        arrived = tr.was_outside_discard or tr.max_travel >= 0.5 * card
+        arrived = tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
         if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
             self.cfg.clear_look
         ):
@@ -778,8 +463,13 @@ class Watcher:
                 # (an adjusted top card moves too, but never leaves the pile).
                 fx, fy = tr.first_xy
                 sx, sy = top.spots[-1]
-                return tr.was_outside_discard or math.hypot(fx - sx, fy - sy) > 0.9 * card
-            if not tr.was_outside_discard and self._near_pile_card(tr, card, reach=0.9):
+                return (
+                    tr.was_outside_discard
+                    or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
+                )
+            if not tr.was_outside_discard and self._near_pile_card(
+                tr, card, reach=self.cfg.pile_reach
+            ):
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
@@ -791,9 +481,12 @@ class Watcher:
             return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
-        return self._at_rest(tr, t, card, self.cfg.quiet_play_rest_s) and tr.name_share() >= 0.7
+        return (
+            self.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            and tr.name_share() >= self.cfg.quiet_play_vote
+        )
 
-    def _read_beside_pile_card(self, tr: _Track, card: float, since: float | None = None) -> bool:
+    def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
         """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
         (or since ``since``)?
 
@@ -811,30 +504,31 @@ class Watcher:
             and o.last_t >= after
             and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
             # A pile card: played, or seen again where a card with its face was put.
-            and (o.played or self._near_pile_card(o, card, reach=0.9) is not None)
+            and (o.settled or self._near_pile_card(o, card, reach=self.cfg.pile_reach) is not None)
             for o in self._tracks
         )
 
-    def _once_read_as_pile_card(self, tr: _Track, card: float) -> bool:
+    def _once_read_as_pile_card(self, tr: Track, card: float) -> bool:
         """Did this track ever read as the face of a pile card lying where it is?
 
         Its reading drifted (a pile card boxed with the heap), it was not replaced: a
         card put there would have come with a hand, and been seen arriving.
         """
         faces = tr.faces - {tr.name, BACK}
-        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, 0.9 * card))
+        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, self.cfg.pile_reach * card))
 
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.layout.discard
+        cfg = self.cfg
         for tr in self._tracks:
-            if tr.played or tr.pending_since is not None:
+            if tr.settled or tr.pending_since is not None:
                 continue
             if tr.last_t != t:
                 if self._landed_unseen(tr, t, card):
                     tr.pending_since = t
                 continue
             x, y = tr.xy
-            if not zone.contains(x, y) or not self._at_rest(tr, t, card, self.cfg.rest_s):
+            if not zone.contains(x, y) or not self.tracker.at_rest(tr, t, card, self.cfg.rest_s):
                 continue
             if not tr.was_outside_discard:
                 self._take_over_arrival(tr, t, card)
@@ -850,19 +544,20 @@ class Watcher:
             tr
             for tr in self._tracks
             if tr.pending_since is None
-            and not tr.played
+            and not tr.settled
             and tr.name != BACK
-            and t - tr.last_t <= 0.3
-            and tr.first_t >= first - 1.5
-            and zone.contains(*tr.xy, margin=0.5 * card)
-            and tr.name_share() >= 0.6  # not a string of misreadings of a pile card
+            and t - tr.last_t <= cfg.companion_gap_s
+            and tr.first_t >= first - cfg.companion_before_s
+            and zone.contains(*tr.xy, margin=cfg.companion_margin * card)
+            and tr.name_share() >= cfg.steady_vote  # not a string of misreadings of a pile card
             and (
                 tr.was_outside_discard
                 or (
-                    self._near_pile_card(tr, card, reach=0.9) is None  # not a pile card
+                    self._near_pile_card(tr, card, reach=self.cfg.pile_reach)
+                    is None  # not a pile card
                     and (
-                        tr.max_travel >= 0.3 * card  # it came in with the others
-                        or (tr.first_t >= first - 0.6 and len(tr.sightings) >= 2)
+                        tr.max_travel >= cfg.companion_travel * card  # it came in with them
+                        or (tr.first_t >= first - cfg.companion_first_s and len(tr.sightings) >= 2)
                     )
                 )
             )
@@ -871,24 +566,28 @@ class Watcher:
             if (
                 tr.last_t == t
                 and zone.contains(*tr.xy)
-                and self._at_rest(tr, t, card, self.cfg.rest_s)
+                and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
             ):
                 tr.pending_since = t
         waiting = [tr for tr in companions if tr.pending_since is None]
         if waiting and t - first < self.cfg.group_s:
             return []
         group = [tr for tr in self._tracks if tr.pending_since is not None]
-        group += [tr for tr in waiting if len(tr.sightings) >= 3 and zone.contains(*tr.xy)]
+        group += [
+            tr
+            for tr in waiting
+            if len(tr.sightings) >= cfg.group_sightings and zone.contains(*tr.xy)
+        ]
         group = self._riders(group, t, card) + group  # lower cards: first on a tie
         group = self._one_value(group, t)
         if self._no_new_ink(group, t, card):
             for tr in group:
                 tr.pending_since = None
-                tr.played = True  # a card seen where nothing was put: a misreading
+                tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
             return []
         return [self._commit(group, t, card)]
 
-    def _riders(self, group: list[_Track], t: float, card: float) -> list[_Track]:
+    def _riders(self, group: list[Track], t: float, card: float) -> list[Track]:
         """Lower cards of a fan lost from sight on the way in: cards of the play's value
         carried in beside one of its cards (seen at the same moments, a fan's width
         apart, going the same way) until the top card or the hand hid them.
@@ -902,12 +601,12 @@ class Watcher:
             for tr in self._tracks
             if tr not in group
             and tr.name not in faces  # the same face: most likely one card boxed twice
-            and not tr.played
+            and not tr.settled
             and tr.pending_since is None
             and tr.was_outside_discard
             and tr.name != BACK
             and card_value(tr.name) == value
-            and tr.name_share() >= 0.6
+            and tr.name_share() >= self.cfg.steady_vote
             and t - tr.last_t <= self.cfg.fan_s
             and any(self._carried_beside(tr, g, card) for g in group)
         ]
@@ -915,16 +614,18 @@ class Watcher:
         latest = {tr.name: tr for tr in sorted(riders, key=lambda tr: tr.last_t)}
         return list(latest.values())
 
-    def _carried_beside(self, tr: _Track, other: _Track, card: float) -> bool:
+    def _carried_beside(self, tr: Track, other: Track, card: float) -> bool:
         """Were ``tr`` and ``other`` carried together: seen at two moments or more,
         at the last two a fan's step (a fifth of a card) to ``fan_width`` apart
         (coming into the picture, a card is boxed by the part of it in sight), each
         going ``fan_travel`` or farther the same way?"""
-        pairs = _same_moments(tr, other)
+        pairs = same_moments(tr, other)
         if len(pairs) < 2:
             return False
         if any(
-            not 0.2 * card <= math.hypot(a.x - b.x, a.y - b.y) <= self.cfg.fan_width * card
+            not self.cfg.fan_step * card
+            <= math.hypot(a.x - b.x, a.y - b.y)
+            <= self.cfg.fan_width * card
             for a, b in pairs[-2:]
         ):
             return False  # too far apart for one fan, or one card boxed twice
@@ -934,10 +635,10 @@ class Watcher:
         return (
             math.hypot(ax, ay) >= travel
             and math.hypot(bx, by) >= travel
-            and math.hypot(ax - bx, ay - by) <= 0.5 * math.hypot(bx, by)
+            and math.hypot(ax - bx, ay - by) <= self.cfg.fan_together * math.hypot(bx, by)
         )
 
-    def _one_value(self, group: list[_Track], t: float) -> list[_Track]:
+    def _one_value(self, group: list[Track], t: float) -> list[Track]:
         """The cards of ``group`` that share the value of its best-seen card, once each.
 
         Several cards go down together only when they share a value (a rule set
@@ -949,7 +650,7 @@ class Watcher:
         # A card seen coming in is a card; one first seen on the heap may be the heap.
         by_sight = sorted(group, key=lambda tr: (not tr.was_outside_discard, -self._seen(tr, t)))
         value = card_value(by_sight[0].name)
-        keep: list[_Track] = []
+        keep: list[Track] = []
         for tr in by_sight:
             face = tr.name
             if card_value(face) != value:
@@ -965,8 +666,11 @@ class Watcher:
                 (
                     k
                     for k in keep
-                    if self._same_card(
-                        k, face, tr.xy, 1.0 if min(k.last_t, tr.last_t) < t else None
+                    if self.tracker.same_card(
+                        k,
+                        face,
+                        tr.xy,
+                        self.cfg.lost_twin_reach if min(k.last_t, tr.last_t) < t else None,
                     )
                 ),
                 None,
@@ -980,20 +684,19 @@ class Watcher:
         for tr in group:
             if tr not in keep:
                 tr.pending_since = None
-                tr.played = True  # a pile card misread: never a play of its own
+                tr.state = TrackState.MISREAD  # a pile card misread: never a play of its own
         return keep
 
-    @staticmethod
-    def _seen(tr: _Track, t: float) -> float:
+    def _seen(self, tr: Track, t: float) -> float:
         """How well a card was seen lately: its mean confidence over the last second.
 
         A card covered by another gets a lower confidence.
         """
-        recent = [s for s in tr.sightings if t - s.t <= 1.0]
+        recent = [s for s in tr.sightings if t - s.t <= self.cfg.seen_window_s]
         conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
         return sum(conf) / len(conf)
 
-    def _commit(self, group: list[_Track], t: float, card: float) -> dict[str, object]:
+    def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
         # Bottom first. The top card of a fan is the one seen best.
         group.sort(key=lambda tr: self._seen(tr, t))
         names = [tr.name for tr in group]
@@ -1021,21 +724,23 @@ class Watcher:
             names[:-1] = [n for n, _ in lower]
             spots[:-1] = [xy for _, xy in lower]
         for tr in group:
-            tr.played = True
+            tr.state = TrackState.PLAYED
             tr.pending_since = None
         value, top_xy = card_value(names[-1]), spots[-1]
         for tr in self._tracks:
-            if tr.played:
+            if tr.settled:
                 continue
-            if any(self._same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)) or (
+            if any(
+                self.tracker.same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
+            ) or (
                 # Another value boxed where the top card lies, seen with it: two cards
                 # cannot both show there, and cards put down together share a value.
                 tr.name != BACK
-                and tr.last_t >= t - 0.1
+                and tr.last_t >= t - self.cfg.twin_box_gap_s
                 and card_value(tr.name) != value
                 and math.dist(tr.xy, top_xy) <= self.cfg.twin_box * card
             ):
-                tr.played = True  # the same card boxed twice
+                tr.state = TrackState.TWIN  # the same card boxed twice
                 tr.pending_since = None
         seat = self._seat_of(group, card)
         self._pile_changed_t = t
@@ -1081,10 +786,14 @@ class Watcher:
             for d, tr in dets:
                 if d.name in names:
                     continue  # a card of the play itself, boxed once more
-                if tr is not None and tr.was_outside_discard and tr.first_t > t_play - 0.2:
+                if (
+                    tr is not None
+                    and tr.was_outside_discard
+                    and tr.first_t > t_play - self.cfg.fan_after_play_s
+                ):
                     continue
                 cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
-                if min(math.hypot(cx - x, cy - y) for x, y in spots) > 0.8 * card:
+                if min(math.hypot(cx - x, cy - y) for x, y in spots) > self.cfg.fan_reach * card:
                     continue
                 for face, p in d.candidates:
                     if card_value(face) != value or face in names:
@@ -1101,7 +810,7 @@ class Watcher:
                 f
                 for f in evidence
                 if evidence[f] / len(frames) >= self.cfg.fan_evidence
-                and _lying_still(where[f], 0.12 * card)  # not a card in flight
+                and _lying_still(where[f], self.cfg.fan_still * card)  # not a card in flight
             ),
             key=lambda f: evidence[f],
         )
@@ -1113,7 +822,7 @@ class Watcher:
         ``quiet_play_rest_s`` when it was not seen coming."""
         return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
 
-    def _no_new_ink(self, group: list[_Track], t: float, card: float) -> bool:
+    def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?
 
         A card put on the pile brings its ink with it: where the recogniser sees a
@@ -1131,7 +840,7 @@ class Watcher:
             before = min(before, min(tr.first_t for tr in group))
         patches = self.pile_colors.new_colors(
             top.xy,
-            0.35 * card,  # its middle, where the hand holding it is not
+            self.cfg.ink_middle * card,  # its middle, where the hand holding it is not
             since=self._pile_changed_t,
             before=before,
             else_at_since=bool(self._pile),  # the picture when the last play came
@@ -1148,7 +857,7 @@ class Watcher:
             # the old card's did, and bring little new ink. The picture changed, though.
             changed = self.pile_colors.changed_area(
                 top.xy,
-                0.35 * card,
+                self.cfg.ink_middle * card,
                 since=self._pile_changed_t,
                 before=before,
                 else_at_since=True,
@@ -1203,7 +912,8 @@ class Watcher:
             if p.color not in have
             and p.area >= (self.cfg.strip_area_on_own if p.color == under else self.cfg.strip_area)
             # Colour over the top card itself is that card, misread: no strip.
-            and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1]) >= 0.2 * card
+            and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
+            >= self.cfg.strip_off_top * card
         ]
         strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
         return strips, {p.color: p.area for p in patches}
@@ -1232,12 +942,16 @@ class Watcher:
         tail: list[tuple[str, tuple[float, float]]] = []
         for p in sorted(patches, key=lambda p: -p.area):
             d = math.dist(p.xy, top_xy)
-            if p.color in taken or p.area < self.cfg.fan_tail_area or d < reach + 0.1 * card:
+            if (
+                p.color in taken
+                or p.area < self.cfg.fan_tail_area
+                or d < reach + self.cfg.fan_tail_beyond * card
+            ):
                 continue
             along = (p.xy[0] - top_xy[0]) * (far[0] - top_xy[0]) + (p.xy[1] - top_xy[1]) * (
                 far[1] - top_xy[1]
             )
-            if along < d * reach * math.cos(math.radians(30)):
+            if along < d * reach * math.cos(math.radians(self.cfg.fan_tail_angle_deg)):
                 continue  # not in line with the fan
             tail.append((f"{p.color}-{value}", p.xy))
             taken.add(p.color)
@@ -1249,9 +963,9 @@ class Watcher:
         The last few plays lie in a heap whose boxes wander: their faces are no new
         card anywhere on it.
         """
-        if any(face in entry.cards for entry in self._pile[-5:]):
+        if any(face in entry.cards for entry in self._pile[-self.cfg.recent_plays :]):
             return True
-        return any(c == face for c, _ in self._pile_cards_near(xy, 0.9 * card))
+        return any(c == face for c, _ in self._pile_cards_near(xy, self.cfg.pile_reach * card))
 
     @staticmethod
     def _play_event(entry: _PileEntry) -> dict[str, object]:
@@ -1282,17 +996,17 @@ class Watcher:
         found = [
             tr
             for tr in self._tracks
-            if not tr.played
+            if not tr.settled
             and tr.pending_since is None
             and tr.name != BACK
             and tr.name not in top.cards
             and card_value(tr.name) == value
-            and tr.first_t >= top.t - 0.6
+            and tr.first_t >= top.t - self.cfg.amend_before_s
             and len(tr.sightings) >= 2
-            and tr.name_share() >= 0.6
+            and tr.name_share() >= self.cfg.steady_vote
             and self.layout.discard.contains(*tr.xy)
-            and self._at_rest(tr, t, card, self.cfg.rest_s)
-            and self._near_pile_card(tr, card, reach=0.9) is None
+            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            and self._near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
             and not self._once_read_as_pile_card(tr, card)
         ]
         fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
@@ -1303,7 +1017,7 @@ class Watcher:
         if not found and not fan:
             return []
         for tr in found:
-            tr.played = True
+            tr.state = TrackState.PLAYED
         # They lay under the cards seen first.
         top.cards[:0] = [tr.name for tr in found] + [f for f, _ in fan]
         top.spots[:0] = [tr.xy for tr in found] + [xy for _, xy in fan]
@@ -1323,7 +1037,7 @@ class Watcher:
             return True
         return inks.get(color, 0.0) >= self.cfg.lower_ink_area
 
-    def _seat_of(self, group: list[_Track], card: float) -> int | None:
+    def _seat_of(self, group: list[Track], card: float) -> int | None:
         """The seat the card(s) came in from."""
         votes: dict[int, float] = {}
         for tr in group:
@@ -1331,7 +1045,7 @@ class Watcher:
             x, y = tr.xy
             if tr.was_outside_discard and not tr.first_in_discard:
                 b = self.layout.bearing(fx, fy)
-            elif math.hypot(fx - x, fy - y) >= 0.3 * card:
+            elif math.hypot(fx - x, fy - y) >= self.cfg.seat_travel * card:
                 b = bearing_of(fx - x, fy - y)  # it moved in from that side
             else:
                 continue
@@ -1357,12 +1071,13 @@ class Watcher:
                 continue
             x, y = tr.xy
             away = math.hypot(x - dcx, y - dcy)
-            gone = t - tr.last_t > self.cfg.lost_s * 0.5
+            gone = t - tr.last_t > self.cfg.lost_s * self.cfg.draw_gone_share
             far = away >= self.cfg.draw_leave * card
             # A back that ends on the discard pile is a card being turned up, not drawn.
             if self.layout.discard.contains(x, y):
                 continue
-            if (far or (gone and away >= 0.8 * card)) and not self._second_box(tr, card):
+            near_gone = gone and away >= self.cfg.draw_gone_leave * card
+            if (far or near_gone) and not self._second_box(tr, card):
                 tr.drawn = True
                 seat = self._seat_of_draw(x, y, dcx, dcy)
                 ev: dict[str, object] = {"type": "draw"}
@@ -1371,24 +1086,24 @@ class Watcher:
                 out.append(ev)
         return out
 
-    def _second_box(self, tr: _Track, card: float) -> bool:
+    def _second_box(self, tr: Track, card: float) -> bool:
         """Was this back only ever seen beside a back tracked longer, at the same moments?
 
         A card in a hand may be boxed twice for a frame (whole, and with the fingers
         over it); the second box, lost at once (or taken for the drawn card seen again
         farther out), is that card, not a draw of its own.
         """
-        lim = 0.4 * card
+        lim = self.cfg.second_box_reach * card
         beside = {
             s.t
             for o in self._tracks
             if o is not tr and o.name == BACK and len(o.sightings) > len(tr.sightings)
-            for s, os in _same_moments(tr, o)
+            for s, os in same_moments(tr, o)
             if math.hypot(os.x - s.x, os.y - s.y) <= lim
         }
         return all(s.t in beside for s in tr.sightings)
 
-    def _leaving(self, tr: _Track, card: float) -> bool:
+    def _leaving(self, tr: Track, card: float) -> bool:
         """A back first seen beside the draw pile, moving straight away from it.
 
         At a low frame rate the card may be first seen only once it has left the
@@ -1400,9 +1115,9 @@ class Watcher:
         ox, oy = fx - dcx, fy - dcy  # from the pile to where it was first seen
         mx, my = x - fx, y - fy  # how it moved since
         d0, m = math.hypot(ox, oy), math.hypot(mx, my)
-        if d0 > 2.5 * card or m < 0.5 * card or d0 < 1e-6:
+        if d0 > self.cfg.leaving_from * card or m < self.cfg.leaving_travel * card or d0 < 1e-6:
             return False
-        return (ox * mx + oy * my) / (d0 * m) >= math.cos(math.radians(35))
+        return (ox * mx + oy * my) / (d0 * m) >= math.cos(math.radians(self.cfg.leaving_angle_deg))
 
     def _seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
         """Follow the card's way out of the draw pile to the frame's edge: that seat."""
@@ -1433,12 +1148,12 @@ class Watcher:
         for tr in self._tracks:
             if tr.last_t != t:
                 continue
-            if not zone.contains(*tr.xy, margin=0.2 * card) and (
+            if not zone.contains(*tr.xy, margin=self.cfg.off_pile_margin * card) and (
                 tr.id in top.ids
                 or (
                     tr.name in top.cards
                     and (
-                        tr.played
+                        tr.settled
                         or (
                             tr.first_t >= top.t
                             and (tr.first_in_discard or self._carried_off(tr, top, card))
@@ -1460,8 +1175,7 @@ class Watcher:
                     return True
         return False
 
-    @staticmethod
-    def _carried_off(tr: _Track, top: _PileEntry, card: float) -> bool:
+    def _carried_off(self, tr: Track, top: _PileEntry, card: float) -> bool:
         """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
 
         A card lifted off the pile is hidden by the hand until it is clear of it, and
@@ -1472,7 +1186,9 @@ class Watcher:
         first, last = tr.sightings[0], tr.sightings[-1]
         d0 = min(math.hypot(first.x - x, first.y - y) for x, y in top.spots)
         d1 = min(math.hypot(last.x - x, last.y - y) for x, y in top.spots)
-        return d0 <= 1.5 * card and d1 >= d0 + 0.3 * card
+        return (
+            d0 <= self.cfg.carried_off_from * card and d1 >= d0 + self.cfg.carried_off_travel * card
+        )
 
     def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self._pile) < 2:
@@ -1492,7 +1208,7 @@ class Watcher:
             and tr.last_name == below.top  # seen as that face now, not only on the vote
             and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
             <= self.cfg.same_spot * card
-            and self._at_rest(tr, t, card, self.cfg.rest_s)
+            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
             and (tr.id not in top.ids or top.left)
         ]
         if not below_tracks:
@@ -1512,13 +1228,13 @@ class Watcher:
         self._below_seen_t = t
         # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
         # while, or read it as the one below): three times as long.
-        wait = self.cfg.undo_s if top.left else 3 * self.cfg.undo_s
+        wait = self.cfg.undo_s if top.left else self.cfg.unseen_undo_factor * self.cfg.undo_s
         if t - self._top_seen_t < wait or t - self._below_since < self.cfg.rest_s:
             return []
         return self._take_back(top, below_tracks, t)
 
     def _take_back(
-        self, top: _PileEntry, below_tracks: list[_Track], t: float
+        self, top: _PileEntry, below_tracks: list[Track], t: float
     ) -> list[dict[str, object]]:
         """The top play was taken back: an ``undo``, unless the tracker refused it."""
         self._pile.pop()
@@ -1526,7 +1242,7 @@ class Watcher:
         self._pile_changed_t = t
         self._below_since = None
         for tr in below_tracks:
-            tr.played = True
+            tr.state = TrackState.PILE
         if top.refused:
             # The tracker never applied it; the card simply went back. Noted, not sent.
             self.quiet_takebacks.append(t)

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from uno_table.session import choose_layout
     from vision.calibration import TableLayout
     from vision.source import read_video
+    from vision.watcher_config import WatcherConfig
 
     video = Path(args.video)
     if not video.is_file():
@@ -80,9 +81,11 @@ def run(args: argparse.Namespace) -> int:
         players = [str(p) for p in round_event["players"]]
     layout_path = Path(args.layout) if args.layout else video.with_name(video.name + ".layout.json")
     layout = None
+    watcher_config = None
     if layout_path.exists():
         try:
             layout = TableLayout.load(layout_path)
+            watcher_config = WatcherConfig.load(layout_path)
         except (OSError, ValueError) as exc:
             return _fail(f"cannot read the table layout: {exc}")
         if not players and layout.names:
@@ -135,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             round_event=round_event,
             realtime=args.realtime,
             skip_static=args.skip_static,
+            watcher_config=watcher_config,
             referee=truth if args.referee_from_truth else None,
             on_record=emit,
         )
