@@ -72,9 +72,7 @@ from vision.tracks import (
     card_value,
 )
 from vision.watch.draws import DrawRules
-from vision.watch.fans import SeveralCardRules
 from vision.watch.plays import PlayRules
-from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry
 from vision.watch.takebacks import TakeBackRules
 from vision.watcher_config import WatcherConfig
@@ -140,7 +138,7 @@ def events_to_apply(
             yield event
 
 
-class Watcher(PlayRules, SeveralCardRules, DrawRules, TakeBackRules, SeatRules):
+class Watcher(PlayRules, DrawRules, TakeBackRules):
     """Turns per-frame detections into DESIGN.md events.
 
     ``players`` are in clockwise order and map to ``layout.seats`` one to one.

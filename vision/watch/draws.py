@@ -9,10 +9,10 @@ from vision.tracks import (
     Track,
     same_moments,
 )
-from vision.watch.state import WatcherState
+from vision.watch.seats import SeatRules
 
 
-class DrawRules(WatcherState):
+class DrawRules(SeatRules):
     """Draws."""
 
     def _draws(self, t: float, card: float) -> list[dict[str, object]]:

@@ -20,10 +20,12 @@ from vision.tracks import (
     card_color,
     card_value,
 )
-from vision.watch.state import PileEntry, WatcherState
+from vision.watch.fans import SeveralCardRules
+from vision.watch.seats import SeatRules
+from vision.watch.state import PileEntry
 
 
-class PlayRules(WatcherState):
+class PlayRules(SeveralCardRules, SeatRules):
     """Plays, flips and what is no play."""
 
     def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
@@ -207,15 +209,6 @@ class PlayRules(WatcherState):
             for o in self._tracks
         )
 
-    def _once_read_as_pile_card(self, tr: Track, card: float) -> bool:
-        """Did this track ever read as the face of a pile card lying where it is?
-
-        Its reading drifted (a pile card boxed with the heap), it was not replaced: a
-        card put there would have come with a hand, and been seen arriving.
-        """
-        faces = tr.faces - {tr.name, BACK}
-        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, self.cfg.pile_reach * card))
-
     def _plays(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.layout.discard
         cfg = self.cfg
@@ -348,12 +341,6 @@ class PlayRules(WatcherState):
         self._play_is_last = True
         return self._play_event(self._pile[-1])
 
-    def _before_it_came(self, t: float) -> float:
-        """The latest time a still picture can be from without showing a play made
-        now: a card resting here lies still for ``rest_s`` before it is played, or
-        ``quiet_play_rest_s`` when it was not seen coming."""
-        return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
-
     def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?
 
@@ -397,24 +384,3 @@ class PlayRules(WatcherState):
             )
             return changed is not None and changed < self.cfg.own_color_change
         return True
-
-    def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
-        """Is ``face`` a card near the top of the pile, or one lying near ``xy``?
-
-        The last few plays lie in a heap whose boxes wander: their faces are no new
-        card anywhere on it.
-        """
-        if any(face in entry.cards for entry in self._pile[-self.cfg.recent_plays :]):
-            return True
-        return any(c == face for c, _ in self._pile_cards_near(xy, self.cfg.pile_reach * card))
-
-    @staticmethod
-    def _play_event(entry: PileEntry) -> dict[str, object]:
-        ev: dict[str, object] = {"type": "play"}
-        if len(entry.cards) == 1:
-            ev["card"] = entry.cards[0]
-        else:
-            ev["cards"] = list(entry.cards)
-        if entry.player is not None:
-            ev["player"] = entry.player
-        return ev

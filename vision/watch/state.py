@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from vision.calibration import TableLayout
 from vision.pile_probe import PileColorProbe
-from vision.tracks import CardTracker, Detection, Track
+from vision.tracks import BACK, CardTracker, Detection, Track
 from vision.watcher_config import WatcherConfig
 
 
@@ -114,3 +114,39 @@ class WatcherState:
         recent = [s for s in tr.sightings if t - s.t <= self.cfg.seen_window_s]
         conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
         return sum(conf) / len(conf)
+
+    def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
+        """Is ``face`` a card near the top of the pile, or one lying near ``xy``?
+
+        The last few plays lie in a heap whose boxes wander: their faces are no new
+        card anywhere on it.
+        """
+        if any(face in entry.cards for entry in self._pile[-self.cfg.recent_plays :]):
+            return True
+        return any(c == face for c, _ in self._pile_cards_near(xy, self.cfg.pile_reach * card))
+
+    def _once_read_as_pile_card(self, tr: Track, card: float) -> bool:
+        """Did this track ever read as the face of a pile card lying where it is?
+
+        Its reading drifted (a pile card boxed with the heap), it was not replaced: a
+        card put there would have come with a hand, and been seen arriving.
+        """
+        faces = tr.faces - {tr.name, BACK}
+        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, self.cfg.pile_reach * card))
+
+    def _before_it_came(self, t: float) -> float:
+        """The latest time a still picture can be from without showing a play made
+        now: a card resting here lies still for ``rest_s`` before it is played, or
+        ``quiet_play_rest_s`` when it was not seen coming."""
+        return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
+
+    @staticmethod
+    def _play_event(entry: PileEntry) -> dict[str, object]:
+        ev: dict[str, object] = {"type": "play"}
+        if len(entry.cards) == 1:
+            ev["card"] = entry.cards[0]
+        else:
+            ev["cards"] = list(entry.cards)
+        if entry.player is not None:
+            ev["player"] = entry.player
+        return ev
