@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402, F401  (ultralytics environment first)
+from synth.render.cards import FACES  # noqa: E402
+from synth.render.scene import SceneStyle, compose_scene, random_cards  # noqa: E402
 from vision.deck_calibration import calibrate, evaluate_photos, list_photos  # noqa: E402
 from vision.detector import CardRecognizer  # noqa: E402
-from vision.render.cards import FACES  # noqa: E402
-from vision.render.scene import SceneStyle, compose_scene, random_cards  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "real-cards"
 CLASSES = (*FACES, "back")

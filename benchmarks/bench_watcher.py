@@ -40,9 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from synth.video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
 from uno_table.replay import load_log, replay_video, score  # noqa: E402
 from vision.calibration import TableLayout  # noqa: E402
-from vision.synth_video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench-watcher"
 

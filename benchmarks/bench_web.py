@@ -394,7 +394,7 @@ def main() -> int:
     video = args.video
     if video is None:
         sys.path.insert(0, str(ROOT))
-        from vision.synth_video import ensure_demo_video
+        from synth.video import ensure_demo_video
 
         video = str(ensure_demo_video().path)
     import cv2

@@ -8,7 +8,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("tracker", "vision", "uno_table", "web")
+PACKAGES = ("tracker", "vision", "uno_table", "web", "synth")
 
 
 def _modules() -> list[str]:

@@ -82,12 +82,88 @@ def _imported_packages(package: str) -> set[str]:
     [
         (
             "tracker",
-            {"vision", "web", "uno_table", "numpy", "cv2", "torch", "ultralytics", "flask"},
+            {"vision", "web", "uno_table", "synth", "numpy", "cv2", "torch", "ultralytics"}
+            | {"flask"},
         ),
-        ("vision", {"web", "uno_table", "flask"}),
-        ("web", {"vision", "uno_table", "cv2", "torch", "ultralytics"}),
+        ("vision", {"web", "uno_table", "synth", "flask"}),
+        ("web", {"vision", "uno_table", "synth", "cv2", "torch", "ultralytics"}),
+        ("synth", {"web", "uno_table", "flask"}),
     ],
 )
 def test_package_boundaries(package: str, forbidden: set[str]) -> None:
     leaked = _imported_packages(package) & forbidden
     assert not leaked, f"{package}/ must not import {sorted(leaked)}"
+
+
+# The commands that render (or read a rendering's ground truth) import ``synth`` inside
+# the command, never at module level.
+RENDERING_COMMANDS = frozenset(
+    {"render_video.py", "train.py", "demo.py", "replay.py"}  # replay: ``--oracle``
+)
+
+
+def _module_level_imports(tree: ast.Module) -> set[str]:
+    """Top-level packages imported when the module loads (function bodies left out)."""
+    found: set[str] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_uno_table_imports_the_synthetic_side_only_inside_rendering_commands() -> None:
+    for path in (ROOT / "uno_table").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert "synth" not in _module_level_imports(tree), f"{path} imports synth on load"
+        if path.parent.name != "commands" or path.name not in RENDERING_COMMANDS:
+            everywhere = _imported_packages_of(tree)
+            assert "synth" not in everywhere, f"{path} must not import synth"
+
+
+def _imported_packages_of(tree: ast.Module) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The modules ``sys.modules`` holds after running ``code`` in a fresh interpreter."""
+    probe = code + "\nimport sys\nprint('\\n'.join(sorted(sys.modules)))\n"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    return set(out.stdout.split())
+
+
+def test_the_runtime_never_loads_the_synthetic_side() -> None:
+    code = (
+        "import importlib, pkgutil\n"
+        "for pkg in ('tracker', 'vision', 'web', 'uno_table'):\n"
+        "    root = importlib.import_module(pkg)\n"
+        "    for m in pkgutil.walk_packages(root.__path__, pkg + '.'):\n"
+        "        if not m.name.endswith('__main__'):\n"
+        "            importlib.import_module(m.name)\n"
+    )
+    loaded = _loaded_after(code)
+    assert "vision.recognition" in loaded and "uno_table.commands.train" in loaded
+    leaked = sorted(m for m in loaded if m == "synth" or m.startswith("synth."))
+    assert not leaked, f"the runtime loaded {leaked}"
+
+
+def test_the_watcher_loads_no_image_code() -> None:
+    loaded = _loaded_after("import vision.watcher")
+    drawing = {"cv2", "synth", "vision.annotate", "vision.pile_colors", "vision.geometry"}
+    leaked = sorted(m for m in loaded if m.split(".")[0] in drawing or m in drawing)
+    assert not leaked, f"vision.watcher loaded {leaked}"

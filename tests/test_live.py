@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 import pytest
 
+from synth.video import OracleDetector, RenderResult, render_video, script_game
 from tracker import Game, preset
 from uno_table.live import LiveRunner, build_app
-from vision.synth_video import OracleDetector, RenderResult, render_video, script_game
 from web.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,30 +227,6 @@ def test_seat_cards_are_read_from_where_cards_lie(tmp_path: Path) -> None:
     }
 
 
-def test_a_round_with_other_players_reseats_the_table() -> None:
-    from vision.calibration import TableLayout
-    from vision.watcher import Watcher
-
-    runner = LiveRunner("unused.mp4", ["Ann", "Bob", "Cy", "Dee"])
-    layout = TableLayout.default(640, 480, 4)
-    watcher = Watcher(layout, runner.players)
-    ok = {"ok": True, "state": {}}
-    # Same players: nothing moves.
-    runner.notify({"type": "round", "players": ["Ann", "Bob", "Cy", "Dee"]}, ok, "referee")
-    assert runner._drain_notes(watcher, layout) is layout
-    # Three players now: three seats, evenly around from seat 0, and their names.
-    runner.notify({"type": "round", "players": ["Eve", "Fay", "Gus"]}, ok, "referee")
-    new = runner._drain_notes(watcher, layout)
-    assert runner.players == watcher.players == ["Eve", "Fay", "Gus"]
-    assert new.seats == (180.0, 300.0, 60.0) and watcher.layout is new
-    assert new.discard == layout.discard and new.draw == layout.draw
-    x, y = new.seat_anchor(1, 0.8)
-    assert new.seat_at(x, y) == 1
-    # A refused round changes nothing.
-    runner.notify({"type": "round", "players": ["Hal", "Ivy"]}, {"ok": False}, "referee")
-    assert runner._drain_notes(watcher, new) is new and runner.players == ["Eve", "Fay", "Gus"]
-
-
 def read_until(proc: subprocess.Popen[str], prefix: str, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     assert proc.stdout is not None
@@ -323,84 +299,3 @@ def test_the_trained_model_in_the_loop(tmp_path: Path) -> None:
         assert s.source == "vision"
         assert validate_event(s.event) == s.event  # a well-formed DESIGN.md event
         assert "ok" in s.verdict and "state" in s.verdict
-
-
-def test_an_amended_play_is_dropped_when_a_ruling_came_after_it() -> None:
-    """The watcher amends its last play with an undo; that undo must not take back a
-    ruling the referee sent in between."""
-    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
-    sent: list[dict[str, object]] = []
-
-    def submit(event: dict[str, object], source: str) -> dict[str, object]:
-        sent.append(event)
-        verdict = {"ok": True, "state": {}}
-        runner.notify(event, verdict, source)  # as the game service does
-        return verdict
-
-    runner.submit = submit
-    play = {"type": "play", "card": "red-5", "player": "Ann"}
-    amended = {"type": "play", "cards": ["blue-5", "red-5"], "player": "Ann"}
-    runner._submit_events([play], None, None, 1.0)
-    runner._submit_events([{"type": "undo"}, amended], None, None, 1.5)
-    assert sent == [play, {"type": "undo"}, amended]
-    # Now Ann calls UNO on the tablet between the play and its amendment.
-    sent.clear()
-    runner._submit_events([play], None, None, 2.0)
-    runner.notify({"type": "uno", "player": "Ann"}, {"ok": True, "state": {}}, "referee")
-    runner._submit_events([{"type": "undo"}, amended], None, None, 2.5)
-    assert sent == [play]
-
-
-def test_a_take_back_seen_after_a_ruling_is_left_to_the_referee() -> None:
-    """A retraction's undo would take back the ruling sent since the play: it is
-    not sent, and the tablet is asked instead."""
-    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
-    sent: list[dict[str, object]] = []
-
-    def submit(event: dict[str, object], source: str) -> dict[str, object]:
-        sent.append(event)
-        verdict = {"ok": True, "state": {}}
-        runner.notify(event, verdict, source)
-        return verdict
-
-    runner.submit = submit
-    play = {"type": "play", "card": "wild", "player": "Ann"}
-    runner._submit_events([play], None, None, 1.0)
-    runner._submit_events([{"type": "undo"}], None, None, 1.5)
-    assert sent == [play, {"type": "undo"}]
-    assert "takeback_held_s_ago" not in runner.status()["recognition"]
-    sent.clear()
-    runner._submit_events([play], None, None, 2.0)
-    runner.notify({"type": "color", "color": "red"}, {"ok": True, "state": {}}, "referee")
-    runner._submit_events([{"type": "undo"}], None, None, 2.5)
-    assert sent == [play]
-    assert runner.takebacks_held == 1
-    assert runner.status()["recognition"]["takeback_held_s_ago"] >= 0
-
-
-def test_a_starter_sent_back_to_the_deck_empties_the_watcher_s_pile() -> None:
-    """A Wild Draw Four turned up as the starter goes back: the tracker takes the flip
-    and waits for another (no top card), so the watcher starts its pile again."""
-
-    class Pile:
-        def __init__(self) -> None:
-            self.resets = 0
-
-        def reset(self) -> None:
-            self.resets += 1
-
-        def play_refused(self) -> None:
-            raise AssertionError("nothing was refused")
-
-    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
-    tops = iter([None, {"card": "red-7"}])
-
-    def submit(event: dict[str, object], source: str) -> dict[str, object]:
-        return {"ok": True, "state": {"top": next(tops)}}
-
-    runner.submit = submit
-    watcher = Pile()
-    runner._submit_events([{"type": "flip", "card": "wild-draw4"}], watcher, None, 1.0)
-    assert watcher.resets == 1
-    runner._submit_events([{"type": "flip", "card": "red-7"}], watcher, None, 3.0)
-    assert watcher.resets == 1

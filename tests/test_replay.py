@@ -140,9 +140,9 @@ def test_score_matches_by_kind_cards_and_time() -> None:
 
 
 def test_real_time_replay_keeps_the_camera_pace(tmp_path: Path) -> None:
+    from synth.video import OracleDetector, render_video, simulated_game
     from uno_table.replay import load_log, replay_video
     from vision.calibration import TableLayout
-    from vision.synth_video import OracleDetector, render_video, simulated_game
 
     video = render_video(simulated_game(3, players=2, turns=2), tmp_path / "g.mp4", seed=3).path
     truth = load_log(str(video) + ".truth.jsonl")
@@ -175,9 +175,9 @@ def replay_scripted(
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Render ``log`` acted out (no hands passing over) and replay it with the oracle,
     the referee's rulings taken from the truth; the replay's result and the truth."""
+    from synth.video import OracleDetector, render_video
     from uno_table.replay import load_log, replay_video
     from vision.calibration import TableLayout
-    from vision.synth_video import OracleDetector, render_video
 
     video = render_video(log, path, seed=seed, pass_over_prob=0.0).path
     truth = load_log(str(video) + ".truth.jsonl")

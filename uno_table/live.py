@@ -14,7 +14,6 @@ failure (no camera, camera lost, no model, a bad frame) shows in :meth:`status`,
 from __future__ import annotations
 
 import contextlib
-import queue
 import threading
 import time
 import traceback
@@ -23,64 +22,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from uno_table.session import (
+    VISION,
+    Moment,
+    Note,
+    NoteKind,
+    ScriptedReferee,
+    TableSession,
+    TableVerdict,
+)
+
 # (event, source) -> verdict as JSON; the game service's submit, bound to a store.
 Submit = Callable[[dict[str, Any], str], dict[str, Any]]
 
-BOX_COLORS = {
-    "red": (60, 57, 224),
-    "yellow": (46, 193, 242),
-    "green": (79, 168, 47),
-    "blue": (219, 111, 42),
-}
-DARK_BOXES = (BOX_COLORS["red"], BOX_COLORS["green"], BOX_COLORS["blue"])  # white text on
 HELD_BACK_SHOWN_S = 60.0  # how long the tablet asks about a take-back left to the referee
-
-
-class ScriptedReferee:
-    """The referee's rulings from a timed event log, for a recorded game (the demo).
-
-    A camera cannot see a named color, a pass, an UNO call, a catch or a challenge; at
-    a real table the referee taps them in. For a video whose true log is known, this
-    plays those rulings at their time (plus a referee's reaction time) and adds the
-    named color to the camera's play of a wild.
-
-    >>> ref = ScriptedReferee([{"t": 1.0, "type": "pass", "player": "Ann"},
-    ...                        {"t": 2.0, "type": "play", "card": "wild", "color": "red"}])
-    >>> ref.due(1.0), ref.due(1.5)
-    ([], [{'type': 'pass', 'player': 'Ann'}])
-    >>> ref.with_color({"type": "play", "card": "wild", "player": "Bob"}, 2.4)["color"]
-    'red'
-    """
-
-    RULINGS = frozenset({"color", "pass", "uno", "catch", "challenge"})
-    DELAY_S = 0.3  # a referee taps a moment after it happens
-    WINDOW_S = (-0.3, 1.0)  # where the camera's play may fall around the true one
-
-    def __init__(self, log: list[dict[str, Any]]) -> None:
-        timed = [e for e in log if isinstance(e.get("t"), int | float)]
-        self.rulings = sorted(
-            (e for e in timed if e.get("type") in self.RULINGS), key=lambda e: float(e["t"])
-        )
-        self.named = [e for e in timed if e.get("type") == "play" and e.get("color")]
-
-    def due(self, t: float) -> list[dict[str, Any]]:
-        """Rulings whose time has come by video time ``t``, without their ``t``."""
-        out = []
-        while self.rulings and float(self.rulings[0]["t"]) + self.DELAY_S <= t:
-            out.append({k: v for k, v in self.rulings.pop(0).items() if k != "t"})
-        return out
-
-    def with_color(self, event: dict[str, Any], t: float) -> dict[str, Any]:
-        """The camera's play, with the color the referee named for it, if any."""
-        if event.get("type") != "play" or "color" in event:
-            return event
-        cards = sorted(event.get("cards") or [event.get("card")])
-        lo, hi = self.WINDOW_S
-        for e in self.named:
-            if sorted(e.get("cards") or [e.get("card")]) == cards and lo <= t - e["t"] <= hi:
-                self.named.remove(e)
-                return {**event, "color": e["color"]}
-        return event
 
 
 class LiveRunner:
@@ -88,7 +43,10 @@ class LiveRunner:
 
     ``source`` is a camera index, a video file or a URL (see :mod:`vision.source`).
     ``layout`` is a saved :class:`vision.calibration.TableLayout` (JSON); without one
-    a default layout for the first frame's size is used. ``prepare``, if given, runs
+    the layout is proposed from the first frame (:func:`uno_table.session.choose_layout`).
+    The pipeline, the watcher and the tracker's feedback are a
+    :class:`uno_table.session.TableSession`; this runner keeps the thread, the health
+    and the picture. ``prepare``, if given, runs
     first in the live thread and may set ``source_spec`` and ``layout_path`` (the demo
     renders its video there, so that the server is up at once).
     """
@@ -130,15 +88,13 @@ class LiveRunner:
         self._frame_index = -1
         self._jpeg: tuple[int, bytes] | None = None
         self._seat_cards: dict[str, list[str]] = {}
-        self._notes: queue.SimpleQueue[tuple[dict[str, Any], dict[str, Any], str]] = (
-            queue.SimpleQueue()
-        )
+        self._session: TableSession | None = None
+        self._early: list[tuple[dict[str, Any], TableVerdict, str]] = []
         self.frames_processed = 0
         self.events_submitted = 0
         self.takebacks_held = 0  # take-backs seen after a ruling, left to the referee
         self._held_at: float | None = None
         self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
-        self._last_applied: tuple[str, str] = ("", "")  # type and source of the last event
         self._processed_at: deque[float] = deque(maxlen=60)
 
     # -- the hooks the web app calls -------------------------------------------------
@@ -191,11 +147,14 @@ class LiveRunner:
 
     def notify(self, event: dict[str, Any], verdict: dict[str, Any], source: str) -> None:
         """Called by the game service after every event (from any thread)."""
-        turn = (verdict.get("state") or {}).get("turn")
-        self._turn = turn if isinstance(turn, str) else None
-        if verdict.get("ok"):
-            self._last_applied = (str(event.get("type")), source)
-        self._notes.put((event, verdict, source))
+        answer = TableVerdict.from_json(verdict)
+        self._turn = answer.turn
+        with self._lock:
+            session = self._session
+            if session is None:  # the camera has not started: kept for its session
+                self._early.append((event, answer, source))
+        if session is not None:
+            session.notify(event, answer, source)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -251,15 +210,8 @@ class LiveRunner:
         recognizer = self.recognizer or self._load_recognizer()
         if self.recognizer is not None:
             self._set(available=True, message="recognising cards")
-        pipeline = None
-        layout = None
+        session = None if recognizer is None else self._make_session(recognizer)
         last_index = -1
-        # Scripted rulings only make sense alongside the camera's plays.
-        script = (
-            ScriptedReferee(self.referee_script)
-            if recognizer is not None and self.referee_script
-            else None
-        )
         while not self._stop.is_set():
             frame = source.next_frame(last_index, timeout=0.5)
             if frame is None:
@@ -267,21 +219,18 @@ class LiveRunner:
                     return  # a video file played to its end; its last frame stays shown
                 continue
             last_index = frame.index
-            image = frame.image
             result = None
-            if recognizer is not None:
-                if pipeline is None:
-                    layout, pipeline = self._make_pipeline(recognizer, image)
-                if hasattr(recognizer, "seek"):  # a recogniser that reads per-frame truth
-                    recognizer.seek(frame.index)
-                for ruling in script.due(frame.t) if script else []:
-                    self._submit_ruling(ruling)
-                result = self._recognise(pipeline, image, frame.t)
-                if result is not None:
-                    self._submit_events(result.events, pipeline.watcher, script, frame.t)
-                    self._update_seat_cards(result.detections, layout)
-                layout = self._drain_notes(pipeline.watcher, layout)
-            self._show(image, None if result is None else result.detections, layout, frame.index)
+            if session is not None:
+                result = self._step(session, frame.image, frame.t, frame.index)
+                if session.players != self.players:  # a round re-seated the table
+                    self.players = list(session.players)
+                    with self._lock:
+                        self._seat_cards = {}
+                if result is not None and session.layout is not None:
+                    self._update_seat_cards(result.detections, session.layout)
+            layout = None if session is None else session.layout
+            detections = None if result is None else result.detections
+            self._show(frame.image, detections, layout, frame.index)
             self.frames_processed += 1
             self._processed_at.append(time.monotonic())
 
@@ -302,24 +251,34 @@ class LiveRunner:
         )
         return recognizer
 
-    def _make_pipeline(self, recognizer: Any, image: Any) -> tuple[Any, Any]:
+    def _make_session(self, recognizer: Any) -> TableSession:
         from vision.calibration import TableLayout
-        from vision.pipeline import TablePipeline
-        from vision.watcher import Watcher
+        from vision.watcher_config import WatcherConfig
 
-        h, w = image.shape[:2]
-        if self.layout_path:
-            layout = TableLayout.load(self.layout_path)
-            if (layout.width, layout.height) != (w, h):
-                layout = layout.scaled(w, h)
-        else:
-            layout = TableLayout.default(w, h, len(self.players))
-        # A still table is not recognised again: the CPU goes to frames that changed.
-        return layout, TablePipeline(recognizer, Watcher(layout, self.players), skip_static=True)
+        layout = TableLayout.load(self.layout_path) if self.layout_path else None
+        config = WatcherConfig.load(self.layout_path) if self.layout_path else None
+        session = TableSession(
+            self.players,
+            recognizer,
+            self._submit,
+            layout=layout,
+            # Scripted rulings only make sense alongside the camera's plays.
+            referee=ScriptedReferee(self.referee_script) if self.referee_script else None,
+            # A still table is not recognised again: the CPU goes to frames that changed.
+            skip_static=True,
+            config=config,
+            on_note=self._on_note,
+        )
+        with self._lock:
+            self._session = session
+            early, self._early = self._early, []
+        for event, verdict, source in early:
+            session.notify(event, verdict, source)
+        return session
 
-    def _recognise(self, pipeline: Any, image: Any, t: float) -> Any:
+    def _step(self, session: TableSession, image: Any, t: float, index: int) -> Any:
         try:
-            result = pipeline.process(image, t)
+            result = session.step(image, t, index)
         except Exception as exc:  # one bad frame must not stop the loop
             self._set(available=True, message=f"a frame failed: {exc}")
             return None
@@ -333,77 +292,27 @@ class LiveRunner:
             )
         return result
 
-    def _submit_vision(self, event: dict[str, Any], watcher: Any) -> None:
+    def _submit(self, event: dict[str, Any], source: str, _moment: Moment) -> TableVerdict | None:
+        """The session's :data:`uno_table.session.Submit`: the game service's answer."""
         if self.submit is None:
-            return
+            return None
         try:
-            verdict = self.submit(dict(event), "vision")
+            verdict = self.submit(dict(event), source)
         except Exception as exc:
-            self._set(available=True, message=f"could not submit an event: {exc}")
-            return
-        self.events_submitted += 1
-        if watcher is None:
-            return
-        if event.get("type") == "play" and not verdict.get("ok"):
-            watcher.play_refused()
-        elif (
-            event.get("type") == "flip"
-            and verdict.get("ok")
-            and (verdict.get("state") or {}).get("top") is None
-        ):
-            # The starter went back into the deck (a Wild Draw Four): the pile is
-            # empty again and the next card turned up is the flip.
-            watcher.reset()
+            what = "an event" if source == VISION else "a ruling"
+            self._set(available=True, message=f"could not submit {what}: {exc}")
+            return None
+        if source == VISION:
+            self.events_submitted += 1
+        return TableVerdict.from_json(verdict)
 
-    def _submit_events(
-        self, events: list[dict[str, Any]], watcher: Any, script: Any, t: float
-    ) -> None:
-        """Send one frame's watcher events to the game, in order."""
-        from vision.watcher import events_to_apply
-
-        def own_play_last() -> bool:
-            return self._last_applied in (("play", "vision"), ("flip", "vision"))
-
-        def held_back(_event: dict[str, Any]) -> None:
+    def _on_note(self, note: Note) -> None:
+        if note.kind is NoteKind.HELD_BACK:
             # An undo now would take back the ruling: the referee decides.
             self.takebacks_held += 1
             self._held_at = time.monotonic()
-
-        for event in events_to_apply(events, own_play_last, held_back):
-            if script is not None:
-                event = script.with_color(event, t)
-            self._submit_vision(event, watcher)
-
-    def _submit_ruling(self, event: dict[str, Any]) -> None:
-        if self.submit is None:
-            return
-        try:
-            self.submit(dict(event), "referee")
-        except Exception as exc:
-            self._set(available=True, message=f"could not submit a ruling: {exc}")
-
-    def _drain_notes(self, watcher: Any, layout: Any) -> Any:
-        """Tell the watcher about the referee's rulings: a new round empties the pile,
-        and a round with other players re-seats the table. Returns the layout in use."""
-        while True:
-            try:
-                event, verdict, _source = self._notes.get_nowait()
-            except queue.Empty:
-                return layout
-            if watcher is None or event.get("type") != "round" or not verdict.get("ok"):
-                continue
-            watcher.reset()
-            players = event.get("players")
-            if isinstance(players, list) and players and players != self.players:
-                try:
-                    layout = layout.for_players([str(p) for p in players])
-                    watcher.seat_players([str(p) for p in players], layout)
-                except ValueError as exc:  # the tracker took it; the table cannot seat it
-                    self._set(available=True, message=f"seats kept: {exc}")
-                    continue
-                self.players = [str(p) for p in players]
-                with self._lock:
-                    self._seat_cards = {}
+        elif note.kind is NoteKind.SEATS_KEPT:
+            self._set(available=True, message=f"seats kept: {note.message}")
 
     def _update_seat_cards(self, detections: Any, layout: Any) -> None:
         seats: dict[str, list[str]] = {p: [] for p in self.players}
@@ -420,75 +329,14 @@ class LiveRunner:
             self._seat_cards = seats
 
     def _show(self, image: Any, detections: Any, layout: Any, index: int) -> None:
-        import cv2
+        from vision.annotate import annotate_table
 
-        h, w = image.shape[:2]
-        scale = min(1.0, self.max_width / w)
-        out = cv2.resize(image, (round(w * scale), round(h * scale))) if scale < 1 else image.copy()
-        if layout is not None:
-            z = layout.discard
-            cv2.rectangle(
-                out,
-                (round(z.x1 * scale), round(z.y1 * scale)),
-                (round(z.x2 * scale), round(z.y2 * scale)),
-                (200, 200, 200),
-                1,
-            )
-            draw_seats(out, layout, self.players, self._turn, scale)
-        if detections is not None:
-            draw_boxes(out, detections, scale)
+        out = annotate_table(
+            image, detections, layout, self.players, self._turn, max_width=self.max_width
+        )
         with self._lock:
             self._frame = out
             self._frame_index = index
-
-
-def draw_seats(
-    image: Any, layout: Any, players: list[str], turn: str | None, scale: float = 1.0
-) -> None:
-    """Each player's name at their side of the table; whose turn it is in yellow."""
-    import cv2
-
-    h, w = image.shape[:2]
-    for seat, name in enumerate(players[: len(layout.seats)]):
-        x, y = layout.seat_anchor(seat, 0.88)
-        (tw, th), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
-        x1 = int(min(max(x * scale - tw / 2, 4), w - tw - 8))
-        y1 = int(min(max(y * scale - th / 2, th + 6), h - 6))
-        on_turn = name == turn
-        cv2.rectangle(image, (x1 - 4, y1 - th - 6), (x1 + tw + 4, y1 + 6), (30, 30, 30), -1)
-        cv2.putText(
-            image,
-            name,
-            (x1, y1),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6,
-            (0, 220, 255) if on_turn else (235, 235, 235),
-            2,
-            cv2.LINE_AA,
-        )
-
-
-def draw_boxes(image: Any, detections: Any, scale: float = 1.0) -> None:
-    """Box and name each recognised card, in the card's color."""
-    import cv2
-
-    for det in detections:
-        x1, y1, x2, y2 = (round(v * scale) for v in det.box)
-        color = BOX_COLORS.get(det.card.split("-")[0], (240, 240, 240))
-        cv2.rectangle(image, (x1, y1), (x2, y2), color, 2)
-        label = f"{det.card} {det.confidence:.2f}"
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)
-        cv2.rectangle(image, (x1, max(y1 - th - 6, 0)), (x1 + tw + 4, max(y1, th + 6)), color, -1)
-        cv2.putText(
-            image,
-            label,
-            (x1 + 2, max(y1 - 4, th + 2)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.5,
-            (255, 255, 255) if color in DARK_BOXES else (0, 0, 0),
-            1,
-            cv2.LINE_AA,
-        )
 
 
 def build_app(
@@ -565,36 +413,3 @@ def build_app(
         service.listeners.append(runner.notify)
         runner.start(submit)
     return app, runner
-
-
-def serve(app: Any, host: str, port: int, *, banner: str = "") -> int:
-    """Serve ``app`` with a threaded server until interrupted; prints where and the token."""
-    import logging
-
-    from werkzeug.serving import make_server
-
-    # One log line per request is noise here: the video and the live stream never end.
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    try:
-        server = make_server(host, port, app, threaded=True)
-    except OSError as exc:
-        print(f"uno-table: cannot listen on {host}:{port}: {exc}", flush=True)
-        return 2
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    url = f"http://{shown}:{server.server_port}/"
-    token = app.config["REFEREE_TOKEN"]
-    match = app.extensions["uno_table"]["service"].match
-    if banner:
-        print(banner, flush=True)
-    print(f"Match {match.id} ({match.rules}): {', '.join(match.players)}", flush=True)
-    print(f"Database: {app.config['DATABASE']}", flush=True)
-    print(f"Spectators: {url}", flush=True)
-    print(f"Referee:    {url}?token={token}", flush=True)
-    print(f"Referee token: {token}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0

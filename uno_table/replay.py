@@ -33,11 +33,6 @@ WINDOWS: dict[str, tuple[float, float]] = {
 }
 
 
-# Rulings only the referee's tablet knows, and how long after them the referee taps.
-REFEREE_ONLY = frozenset({"color", "pass", "uno", "catch", "challenge"})
-REFEREE_DELAY_S = 0.3
-
-
 def _kind(ev: Event) -> str | None:
     typ = ev.get("type")
     if typ in ("play", "flip"):
@@ -203,6 +198,7 @@ def replay_video(
     realtime: bool = False,
     skip_static: bool = False,
     referee: list[Event] | None = None,
+    watcher_config: Any = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> ReplayResult:
     """Run source -> recogniser -> watcher -> tracker over a video file.
@@ -217,15 +213,22 @@ def replay_video(
     tablet: the rulings a camera cannot see (``color``, ``pass``, ``uno``, ``catch``,
     ``challenge``) are applied a moment after their time, and the colour named with
     a wild or a several-card play is added to the play the watcher reports.
+    ``watcher_config`` is a :class:`vision.watcher_config.WatcherConfig` (the
+    defaults without).
     """
     from tracker import Game, preset
-    from vision.pipeline import TablePipeline
+    from uno_table.session import (
+        VISION,
+        Moment,
+        Note,
+        NoteKind,
+        ScriptedReferee,
+        TableSession,
+        TableVerdict,
+    )
     from vision.source import open_source, read_video
-    from vision.watcher import Watcher, events_to_apply
 
     game = Game(preset(rules))
-    watcher = Watcher(layout, players)
-    pipe = TablePipeline(recognizer, watcher, skip_static=skip_static)
     result = ReplayResult()
     round_ev: Event = dict(round_event or {"type": "round", "players": players})
     round_ev.pop("t", None)
@@ -235,78 +238,54 @@ def replay_video(
     result.records.append(first)
     if on_record:
         on_record(first)
-    seek = getattr(recognizer, "seek", None)
-    rulings = sorted(
-        (e for e in referee or [] if e.get("type") in REFEREE_ONLY), key=lambda e: float(e["t"])
-    )
-    named = [e for e in referee or [] if _kind(e) == "play" and e.get("color")]
 
-    def apply(ev: Event, t: float, index: int, t_emit: float | None, source: str) -> Any:
-        verdict = game.apply(ev)
-        rec: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": ev}
-        if source != "camera":
-            rec["source"] = source
-        if t_emit is not None:
-            rec["t_emit"] = round(t_emit, 3)
-        rec["verdict"] = verdict.to_json()
+    def record(rec: dict[str, Any]) -> None:
         result.records.append(rec)
         if on_record:
             on_record(rec)
-        return verdict
 
-    def last_was_camera_play() -> bool:
-        applied = [r for r in result.records if r.get("verdict") and r["verdict"].get("ok")]
-        last = applied[-1] if applied else {}
-        return "source" not in last and last.get("event", {}).get("type") in ("play", "flip")
+    def submit(ev: Event, source: str, moment: Moment) -> TableVerdict:
+        verdict = game.apply(ev)
+        rec: dict[str, Any] = {"t": round(moment.t, 3), "frame": moment.index, "event": ev}
+        if source != VISION:
+            rec["source"] = source
+        if moment.t_emit is not None:
+            rec["t_emit"] = round(moment.t_emit, 3)
+        rec["verdict"] = verdict.to_json()
+        record(rec)
+        answer = TableVerdict.from_json(rec["verdict"])
+        session.notify(ev, answer, source)
+        return answer
+
+    def note(n: Note) -> None:
+        rec: dict[str, Any] = {"t": round(n.moment.t, 3), "frame": n.moment.index}
+        rec.update(event=n.event, source="camera", applied=False)
+        if n.kind is NoteKind.HELD_BACK:
+            # A take-back seen after a ruling: an undo now would take the ruling back.
+            rec.update(held_back=True, verdict=None)
+        else:
+            # A refused play taken back: seen, but nothing to undo in the tracker.
+            rec["verdict"] = None
+            if n.moment.t_emit is not None:
+                rec["t_emit"] = round(n.moment.t_emit, 3)
+        record(rec)
+
+    session = TableSession(
+        players,
+        recognizer,
+        submit,
+        layout=layout,
+        referee=ScriptedReferee(referee) if referee else None,
+        skip_static=skip_static,
+        config=watcher_config,
+        on_note=note,
+    )
 
     def handle(image: Any, t: float, index: int, clock: Callable[[], float] | None) -> None:
-        if seek is not None:
-            seek(index)
-        while rulings and float(rulings[0]["t"]) + REFEREE_DELAY_S <= t:
-            ruling = {k: v for k, v in rulings.pop(0).items() if k != "t"}
-            apply(ruling, t, index, None, "referee")
-        quiet = len(watcher.quiet_takebacks)
-        res = pipe.process(image, t)
-        # Real time: events are stamped with the video clock at the moment they come out.
-        t_emit = clock() if clock is not None else None
-        if len(watcher.quiet_takebacks) > quiet:
-            # A refused play taken back: seen, but nothing to undo in the tracker.
-            note: dict[str, Any] = {"t": round(t, 3), "frame": index, "event": {"type": "undo"}}
-            note.update(source="camera", applied=False, verdict=None)
-            if t_emit is not None:
-                note["t_emit"] = round(t_emit, 3)
-            result.records.append(note)
-            if on_record:
-                on_record(note)
+        res = session.step(image, t, index, clock)
         result.processed += 1
         if not res.reused and res.error is None:
             result.detect_ms.append(res.detect_ms)
-
-        def held_back(ev: Event) -> None:
-            # A take-back seen after a ruling: an undo now would take the ruling back.
-            note = {"t": round(t, 3), "frame": index, "event": ev, "source": "camera"}
-            note.update(applied=False, held_back=True, verdict=None)
-            result.records.append(note)
-            if on_record:
-                on_record(note)
-
-        for ev in events_to_apply(res.events, last_was_camera_play, held_back):
-            if ev.get("type") == "play" and "color" not in ev:
-                # The referee names the colour of a wild (or of several cards at once);
-                # the tablet sends it with the play.
-                lo, hi = WINDOWS["play"]
-                for e in named:
-                    if _key(e) == _key(ev) and lo <= t - float(e["t"]) <= hi:
-                        named.remove(e)
-                        ev = {**ev, "color": e["color"]}
-                        break
-            verdict = apply(ev, t, index, t_emit, "camera")
-            if ev.get("type") in ("play", "flip") and not verdict.ok:
-                watcher.play_refused()
-            elif ev.get("type") == "flip" and verdict.state.get("top") is None:
-                # The starter went back into the deck (a Wild Draw Four): the pile is
-                # empty again and the next card turned up is the flip.
-                watcher.reset()
 
     start = time.perf_counter()
     if not realtime:
@@ -338,6 +317,6 @@ def replay_video(
                 handle(f.image, f.t, f.index, clock)
         finally:
             src.stop()
-    result.errors = pipe.errors
+    result.errors = session.errors
     result.wall_s = time.perf_counter() - start
     return result

@@ -19,8 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.labels import FACES
 from vision.recognition import CardFinder, CardRecognizer, DeckCalibration
-from vision.render.cards import FACES
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 _INDEX = re.compile(r"_(\d+)$")
@@ -109,7 +109,7 @@ def add_real_crops(
     the copies are not identical. Every other crop is turned half a turn, as the
     detector cannot tell top from bottom.
     """
-    from vision.render.dataset import jitter_corners, warp_crop
+    from vision.geometry import jitter_corners, warp_crop
 
     rng = np.random.default_rng(seed)
     for face in list_photos(real_root, "train"):

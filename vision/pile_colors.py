@@ -41,12 +41,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tracker.cards import COLORS
 from vision.calibration import TableLayout, Zone
-from vision.render.cards import COLORS
+from vision.geometry import CARD_ASPECT
+from vision.pile_probe import ColorPatch
 
 Image = npt.NDArray[np.uint8]
 
-CARD_ASPECT = 0.64  # a card's short side over its long side
 
 # Card ink per colour: the colour's number (1 + its index in ``COLORS``), an OpenCV
 # hue (0..180) range, and the saturation and brightness it has at least. Skin is
@@ -79,15 +80,6 @@ def _color_map_of_hsv(hsv: Image) -> npt.NDArray[np.uint8]:
     for k, lo, hi, s_min, v_min in _INKS:
         cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min)] = k
     return cat
-
-
-@dataclass(frozen=True)
-class ColorPatch:
-    """A colour that appeared: its name, its area (in card faces) and its centroid."""
-
-    color: str
-    area: float
-    xy: tuple[float, float]
 
 
 class PileColors:

@@ -27,7 +27,8 @@ import numpy.typing as npt
 from vision.box_filter import inner_boxes_kept
 from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
-from vision.render.dataset import DETECTOR_CLASSES, order_card_corners, warp_crop
+from vision.geometry import order_card_corners, warp_crop
+from vision.labels import DETECTOR_CLASSES
 from vision.yolo_env import MODELS_DIR
 
 Image = npt.NDArray[np.uint8]
@@ -290,7 +291,7 @@ def shows_wild_inks(crop: Image) -> bool:
     holds all four colours: green and blue ink in the middle of the card tell them
     apart, whatever the table around it.
 
-    >>> from vision.render.cards import render_card
+    >>> from synth.render.cards import render_card
     >>> [shows_wild_inks(cv2.resize(render_card(c, width=64)[..., :3], (64, 64)))
     ...  for c in ("back", "wild", "wild-draw4")]
     [False, True, True]

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from synth.render.cards import render_card, render_table
 from vision.calibration import TableLayout, Zone, angle_diff, bearing_of
 from vision.detections import Detections
-from vision.render.cards import render_card, render_table
 
 
 def test_bearings_go_clockwise_from_the_top() -> None:

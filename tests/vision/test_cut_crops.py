@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.render.scene import PlacedCard
-from vision.training import heap_label, write_video_cut_crops, write_video_frame_dataset
+from synth.render.scene import PlacedCard
+from synth.training import heap_label, write_video_cut_crops, write_video_frame_dataset
 from vision.yolo_env import MODELS_DIR
 
 
@@ -54,7 +54,7 @@ def test_a_box_barely_touching_the_top_card_has_no_label() -> None:
 
 
 def test_video_crops_are_labelled_with_the_cards_of_the_game(tmp_path: Path) -> None:
-    from vision.synth_video import simulated_game
+    from synth.video import simulated_game
 
     n = write_video_cut_crops(tmp_path, MODELS_DIR, 1, seed=9000, turns=3, every=5, imgsz=32)
     log = simulated_game(9000, players=3 + 9000 % 3, turns=3, retract_prob=0.08)
@@ -69,7 +69,7 @@ def test_video_frames_are_labelled_with_every_card_mostly_in_view(tmp_path: Path
 
     import cv2
 
-    from vision.synth_video import render_video, simulated_game
+    from synth.video import render_video, simulated_game
 
     yaml_path = write_video_frame_dataset(tmp_path, 1, 1, seed=9100, turns=3, every=10)
     assert "train: images/train" in yaml_path.read_text()

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from synth.render.scene import compose_scene
 from uno_table.cli import main
-from vision.render.scene import compose_scene
 
 
 @pytest.fixture(scope="module")

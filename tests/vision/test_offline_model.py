@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 import numpy as np
 import pytest
 
-from vision.render.scene import SceneStyle, compose_scene
+from synth.render.scene import SceneStyle, compose_scene
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
+from synth.video import OracleDetector, RenderResult, render_video
 from uno_table.replay import load_log
 from vision.calibration import TableLayout
 from vision.pile_colors import PileColors, color_map
 from vision.pipeline import TablePipeline
 from vision.source import read_video
-from vision.synth_video import OracleDetector, RenderResult, render_video
 from vision.watcher import Watcher, WatcherConfig
 
 PLAYERS = ["Ann", "Bob"]
@@ -88,7 +88,7 @@ def test_a_fans_lower_cards_show_as_new_colors_beside_the_top(video: RenderResul
 
 
 def test_a_yellow_card_in_warm_light_is_yellow_ink_and_skin_is_none() -> None:
-    from vision.render.hands import SKIN_TONES
+    from synth.render.hands import SKIN_TONES
 
     # Every skin tone the renderer draws, under the warmest light it casts.
     warm = np.array([0.93, 1.0, 1.07], np.float32)

@@ -10,14 +10,14 @@ import cv2
 import numpy as np
 import pytest
 
+from synth.render.scene import SceneStyle, compose_scene
+from synth.video import render_video, simulated_game
 from uno_table.cli import main
 from vision.deck_calibration import calibrate, color_of, evaluate_photos, is_held_out, list_photos
 from vision.detections import Detections
 from vision.detector import CardRecognizer, DeckCalibration
 from vision.recognition import Letterbox
-from vision.render.scene import SceneStyle, compose_scene
 from vision.source import read_video
-from vision.synth_video import render_video, simulated_game
 
 CLEAR = SceneStyle(card_width=(0.13, 0.2), hand_prob=0.0, glare_prob=0.0, blur_prob=0.2)
 
@@ -88,7 +88,7 @@ def test_each_face_comes_with_its_likeliest_faces(rec: CardRecognizer) -> None:
 
 def test_a_card_filling_the_whole_picture_is_found(rec: CardRecognizer) -> None:
     # A scan or close-up: no table around the card (the recogniser retries with a margin).
-    from vision.render.cards import render_card
+    from synth.render.cards import render_card
 
     face = render_card("blue-4", width=360)
     image = np.where(face[..., 3:] > 0, face[..., :3], 255).astype(np.uint8)
@@ -98,7 +98,7 @@ def test_a_card_filling_the_whole_picture_is_found(rec: CardRecognizer) -> None:
 
 
 def test_an_empty_table_has_no_cards(rec: CardRecognizer) -> None:
-    from vision.render.table import render_table
+    from synth.render.table import render_table
 
     table = render_table(480, 640, np.random.default_rng(3), "felt")
     assert len(rec.detect(table)) == 0
@@ -207,8 +207,8 @@ def test_real_photo_writers_use_the_training_part_only(tmp_path: Path) -> None:
 
 
 def test_detector_cut_crops_carry_the_true_face(tmp_path: Path) -> None:
-    from vision.render.cards import FACES
-    from vision.training import write_detector_cut_crops
+    from synth.render.cards import FACES
+    from synth.training import write_detector_cut_crops
     from vision.yolo_env import MODELS_DIR
 
     n = write_detector_cut_crops(tmp_path, MODELS_DIR, 6, seed=2, imgsz=48, split="val")
@@ -244,8 +244,8 @@ def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
 ) -> None:
     # Both are black cards with an oval: the detector may call a wild face down.
     # The wild's four inks tell it from a back, and the classifier which wild it is.
-    from vision.render.cards import render_card
-    from vision.render.table import render_table
+    from synth.render.cards import render_card
+    from synth.render.table import render_table
 
     image = render_table(480, 640, np.random.default_rng(3), "felt")
     places = {"back": (40, 150), "wild": (250, 150), "wild-draw4": (460, 150)}

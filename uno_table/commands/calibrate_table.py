@@ -14,6 +14,7 @@ the picture, seen from the discard pile, one per player in clockwise order.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -68,13 +69,17 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from vision.calibration import TableLayout, Zone
+    from vision.watcher_config import WatcherConfig
 
     try:
         names = [p.strip() for p in args.players.split(",")] if args.players else []
         n = args.seats or len(names) or 4
         frame = grab_frame(args.source) if args.source else None
+        kept = None  # the watcher's settings in the edited file, kept as they are
         if args.edit:
             layout = TableLayout.load(args.edit)
+            WatcherConfig.load(args.edit)  # a bad setting is an error now, not at the table
+            kept = json.loads(Path(args.edit).read_text()).get("watcher")
         elif frame is not None:
             dets = None
             if args.use_model:
@@ -97,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"{len(names)} players but {len(layout.seats)} seats")
             layout = dataclasses.replace(layout, names=tuple(names))
         layout.save(args.out)
+        if kept:
+            saved = json.loads(Path(args.out).read_text())
+            Path(args.out).write_text(json.dumps({**saved, "watcher": kept}, indent=2) + "\n")
         preview = Path(args.preview or Path(args.out).with_suffix(".png"))
         if frame is not None:
             _draw_preview(frame, layout, preview)

@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from synth.video import DEFAULT_PLAYERS
     from uno_table.live import LiveRunner, build_app
-    from vision.synth_video import DEFAULT_PLAYERS
     from web.server import serve
 
     players = list(DEFAULT_PLAYERS)
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     def prepare(runner: LiveRunner) -> None:
         # Rendering the video takes a while the first time: done here, in the live
         # thread, while the page is already served.
-        from vision.synth_video import ensure_demo_video
+        from synth.video import ensure_demo_video
 
         demo = ensure_demo_video()
         runner.source_spec = str(demo.path)

@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from synth.video import render_video, simulated_game
     from uno_table.replay import load_log
-    from vision.synth_video import render_video, simulated_game
 
     try:
         if args.log:

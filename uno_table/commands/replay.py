@@ -57,8 +57,10 @@ def _fail(msg: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from uno_table.replay import load_log, replay_video, score
+    from uno_table.session import choose_layout
     from vision.calibration import TableLayout
     from vision.source import read_video
+    from vision.watcher_config import WatcherConfig
 
     video = Path(args.video)
     if not video.is_file():
@@ -79,9 +81,11 @@ def run(args: argparse.Namespace) -> int:
         players = [str(p) for p in round_event["players"]]
     layout_path = Path(args.layout) if args.layout else video.with_name(video.name + ".layout.json")
     layout = None
+    watcher_config = None
     if layout_path.exists():
         try:
             layout = TableLayout.load(layout_path)
+            watcher_config = WatcherConfig.load(layout_path)
         except (OSError, ValueError) as exc:
             return _fail(f"cannot read the table layout: {exc}")
         if not players and layout.names:
@@ -94,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"need 2 or more distinct player names, got {players}")
 
     if args.oracle:
-        from vision.synth_video import OracleDetector
+        from synth.video import OracleDetector
 
         boxes = video.with_name(video.name + ".boxes.jsonl")
         if not boxes.exists():
@@ -112,12 +116,8 @@ def run(args: argparse.Namespace) -> int:
         first = next(iter(read_video(video)))
     except (OSError, ValueError) as exc:
         return _fail(str(exc))
-    h, w = first.image.shape[:2]
-    if layout is None:
-        dets = None if args.oracle else recognizer.detect(first.image)
-        layout = TableLayout.propose(first.image, len(players), dets)
-    elif (layout.width, layout.height) != (w, h):
-        layout = layout.scaled(w, h)
+    dets = None if layout is not None or args.oracle else recognizer.detect(first.image)
+    layout = choose_layout(first.image, len(players), layout, dets)
     if len(layout.seats) != len(players):
         return _fail(
             f"the layout has {len(layout.seats)} seats but there are {len(players)} players"
@@ -138,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             round_event=round_event,
             realtime=args.realtime,
             skip_static=args.skip_static,
+            watcher_config=watcher_config,
             referee=truth if args.referee_from_truth else None,
             on_record=emit,
         )

@@ -119,7 +119,7 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
     Several sources are listed in image-list files beside a combined yaml."""
     import random
 
-    from vision.render.dataset import (
+    from synth.render.dataset import (
         stderr_progress,
         write_detection_dataset,
         write_photo_dataset,
@@ -151,7 +151,7 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
         train_dirs.append(dense_dir / "images" / "train")
         val_dirs.append(dense_dir / "images" / "val")
     if args.video_frames is not None:
-        from vision.training import write_video_frame_dataset
+        from synth.training import write_video_frame_dataset
 
         video_dir = args.data / "detector-video"
         _log(
@@ -195,12 +195,12 @@ def _detector_data(args: argparse.Namespace, det_dir: Path, det_yaml: Path, out:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.render.dataset import (
+    from synth.render.dataset import (
         stderr_progress,
         write_classifier_dataset,
         write_detection_dataset,
     )
-    from vision.training import (
+    from synth.training import (
         TrainSettings,
         export_classifier_onnx,
         export_detector_onnx,
@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
             )
             _log(f"added {n} real-photo crops (training part only) to {cls_dir}")
         if args.det_cut is not None:
-            from vision.training import write_detector_cut_crops
+            from synth.training import write_detector_cut_crops
 
             for split, n_scenes, seed in (
                 ("train", args.det_cut[0], args.seed + 11),
@@ -311,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 _log(f"added {n} detector-cut crops from {n_scenes} scenes to {cls_dir / split}")
         if args.video_cut is not None:
-            from vision.training import write_video_cut_crops
+            from synth.training import write_video_cut_crops
 
             # Seeds far from the watcher benchmark's videos (101 on) and the tuning ones.
             for split, n_videos, seed in (

@@ -22,9 +22,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.cards import FACES, render_card
-from vision.render.hands import draw_hand
-from vision.render.table import render_table
+from synth.render.cards import FACES, render_card
+from synth.render.hands import draw_hand
+from synth.render.table import render_table
 
 Image = npt.NDArray[np.uint8]
 Corners = npt.NDArray[np.float32]

@@ -241,8 +241,8 @@ def write_video_cut_crops(
     """
     import numpy as np
 
+    from synth.render.scene import PlacedCard
     from vision.recognition import CardFinder
-    from vision.render.scene import PlacedCard
 
     finder = CardFinder.load(models_dir, imgsz=det_imgsz, conf=det_conf)
     rng = np.random.default_rng(seed)
@@ -276,8 +276,8 @@ def _game_frames(
     the frames taken do not always fall at the same moment of a clip."""
     import tempfile
 
+    from synth.video import render_video, simulated_game
     from vision.source import read_video
-    from vision.synth_video import render_video, simulated_game
 
     def sampled(
         path: Path, truth: list[str], offset: int
@@ -313,13 +313,13 @@ def write_video_frame_dataset(
     game. ``n_train + n_val`` short games (seeds from ``seed`` on) are rendered and
     every ``every``-th frame written with its cards' corners from the renderer
     (those at least ``min_visible`` uncovered), in the layout of
-    :func:`vision.render.dataset.write_detection_dataset`.
+    :func:`synth.render.dataset.write_detection_dataset`.
     """
     import cv2
     import numpy as np
 
-    from vision.render.dataset import _write_obb_yaml, obb_label_lines
-    from vision.render.scene import PlacedCard
+    from synth.render.dataset import _write_obb_yaml, obb_label_lines
+    from synth.render.scene import PlacedCard
 
     n = n_train + n_val
     games = _game_frames(range(seed, seed + n), turns, every, phased=True)
@@ -340,7 +340,7 @@ def write_video_frame_dataset(
             (lbl_dir / f"{stem}.txt").write_text("".join(x + "\n" for x in labels))
         if progress is not None:
             progress("video frames", k + 1, n)
-    return _write_obb_yaml(root, f"vision.training.write_video_frame_dataset (seed {seed})")
+    return _write_obb_yaml(root, f"synth.training.write_video_frame_dataset (seed {seed})")
 
 
 def _write_cut_crops(
@@ -365,7 +365,7 @@ def _write_cut_crops(
     """
     import cv2
 
-    from vision.render.dataset import warp_crop
+    from vision.geometry import warp_crop
 
     corners, _conf, cls_id = finder.find_cards(image)
     written = 0
@@ -458,9 +458,9 @@ def write_detector_cut_crops(
     """
     import numpy as np
 
+    from synth.render.dataset import _closeup_cards, _style
+    from synth.render.scene import CardBank, compose_scene, random_cards
     from vision.recognition import CardFinder
-    from vision.render.dataset import _closeup_cards, _style
-    from vision.render.scene import CardBank, compose_scene, random_cards
 
     finder = CardFinder.load(models_dir, imgsz=det_imgsz)
     rng = np.random.default_rng(seed)

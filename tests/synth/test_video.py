@@ -10,9 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import TableLayout
-from vision.source import read_video
-from vision.synth_video import (
+from synth.video import (
     OracleDetector,
     RenderResult,
     ensure_demo_video,
@@ -20,6 +18,8 @@ from vision.synth_video import (
     script_game,
     simulated_game,
 )
+from vision.calibration import TableLayout
+from vision.source import read_video
 
 
 @pytest.fixture(scope="module")

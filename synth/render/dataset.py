@@ -22,10 +22,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.render.cards import FACES
-from vision.render.scene import (
+from synth.render.scene import (
     CardBank,
     PlacedCard,
     Scene,
@@ -33,8 +31,8 @@ from vision.render.scene import (
     compose_scene,
     random_cards,
 )
-
-DETECTOR_CLASSES: tuple[str, ...] = ("card", "back")
+from vision.geometry import jitter_corners, rect_corners, warp_crop
+from vision.labels import DETECTOR_CLASSES, FACES
 
 Progress = Callable[[str, int, int], None]
 
@@ -142,7 +140,7 @@ def write_detection_dataset(
             done += 1
             if progress is not None and (done % 25 == 0 or done == total):
                 progress("detection scenes", done, total)
-    return _write_obb_yaml(root, f"vision.render.dataset (seed {seed})")
+    return _write_obb_yaml(root, f"synth.render.dataset (seed {seed})")
 
 
 def write_photo_dataset(
@@ -188,76 +186,7 @@ def write_photo_dataset(
             done += 1
             if progress is not None and (done % 25 == 0 or done == total):
                 progress("photo scenes", done, total)
-    return _write_obb_yaml(root, f"vision.render.dataset.write_photo_dataset (seed {seed})")
-
-
-def rect_corners(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The minimum-area rectangle around ``corners``, long side vertical, as TL TR BR BL.
-
-    This is what an oriented-box detector returns: it knows the card's rectangle but
-    not which short side is the top, so the crop may be upside down (the classifier
-    learns both ways; UNO faces are printed point-symmetric anyway).
-    """
-    rect = cv2.minAreaRect(corners.reshape(-1, 1, 2).astype(np.float32))
-    return order_card_corners(cv2.boxPoints(rect).astype(np.float32))
-
-
-def order_card_corners(pts: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Order four rectangle corners as TL, TR, BR, BL of an upright (portrait) card.
-
-    Of the two upright readings, the one whose top edge is higher in the image wins.
-    """
-    pts = pts.reshape(4, 2).astype(np.float32)
-    # Sort clockwise around the centre (image y points down).
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]
-    # Make edge 0->1 a short edge (the top of a portrait card).
-    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
-        pts = np.roll(pts, -1, axis=0)
-    # Of the two short edges, take the one nearer the top of the image as the top.
-    if (pts[0, 1] + pts[1, 1]) > (pts[2, 1] + pts[3, 1]):
-        pts = np.roll(pts, 2, axis=0)
-    return pts
-
-
-def warp_crop(
-    image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], size: int
-) -> npt.NDArray[np.uint8]:
-    """The quad ``corners`` (TL TR BR BL) warped onto a ``size`` x ``size`` square.
-
-    A card much larger than ``size`` (a close-up photo) is first shrunk with area
-    averaging around it: a perspective warp samples pixels, and sampling a 400-pixel
-    digit down to 20 pixels leaves jagged, aliased strokes the renders never show.
-    """
-    corners = corners.astype(np.float32)
-    side = float(
-        max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
-    )
-    if side > 2 * size:
-        x0, y0 = np.floor(np.maximum(corners.min(axis=0) - 2, 0)).astype(int)
-        x1, y1 = np.ceil(corners.max(axis=0) + 2).astype(int)
-        roi = image[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)]
-        if roi.size:
-            f = 1.5 * size / side
-            h, w = roi.shape[:2]
-            image = cv2.resize(
-                roi, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
-            )
-            corners = ((corners - np.float32([x0, y0])) * f).astype(np.float32)
-    dst = np.float32([(0, 0), (size, 0), (size, size), (0, size)])
-    m = cv2.getPerspectiveTransform(corners, dst)
-    return cv2.warpPerspective(
-        image, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def jitter_corners(
-    rng: np.random.Generator, corners: npt.NDArray[np.float32], amount: float
-) -> npt.NDArray[np.float32]:
-    """Move each corner by up to ``amount`` of the card width (detector imprecision)."""
-    w = float(np.linalg.norm(corners[1] - corners[0]))
-    return (corners + rng.normal(0, amount * w, corners.shape)).astype(np.float32)
+    return _write_obb_yaml(root, f"synth.render.dataset.write_photo_dataset (seed {seed})")
 
 
 def write_classifier_dataset(

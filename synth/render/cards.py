@@ -28,11 +28,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tracker.cards import CARD_NAMES as CARDS
-from tracker.cards import COLORED_VALUES as VALUES
-from tracker.cards import COLORS, FACES
-from vision.render.hands import draw_hand
-from vision.render.table import render_table
+from synth.render.hands import draw_hand
+from synth.render.table import render_table
+from tracker.cards import COLORED_VALUES
+from vision.labels import CARDS, COLORS, FACES
 
 __all__ = [
     "CARDS",
@@ -47,6 +46,7 @@ __all__ = [
 
 Image = npt.NDArray[np.uint8]
 
+VALUES: tuple[str, ...] = COLORED_VALUES
 EDITIONS: tuple[str, ...] = ("2018", "classic", "flat")
 
 # Base BGR colours per edition; the renderer jitters around them.

@@ -8,21 +8,24 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import CARDS, EDITIONS, FACES, draw_hand, render_card, render_table
-from vision.render.dataset import (
-    order_card_corners,
-    rect_corners,
-    warp_crop,
+from synth.render import CARDS, EDITIONS, FACES, draw_hand, render_card, render_table
+from synth.render.dataset import (
     write_classifier_dataset,
     write_detection_dataset,
     write_photo_dataset,
 )
-from vision.render.scene import compose_scene
-from vision.render.table import KINDS
+from synth.render.scene import compose_scene
+from synth.render.table import KINDS
+from vision.geometry import order_card_corners, rect_corners, warp_crop
 
 
 def test_there_are_54_faces_and_a_back() -> None:
     assert len(FACES) == 54 and len(set(FACES)) == 54
+    # The classifier's class order (the models were trained with it): tracker.cards's.
+    values = (*(str(n) for n in range(10)), "skip", "reverse", "draw2")
+    colors = ("red", "yellow", "green", "blue")
+    trained_order = (*(f"{c}-{v}" for c in colors for v in values), "wild", "wild-draw4")
+    assert trained_order == FACES
     assert CARDS[-1] == "back" and "wild-draw4" in FACES and "blue-draw2" in FACES
 
 
@@ -125,7 +128,7 @@ def test_detection_dataset_is_in_obb_format(tmp_path: Path) -> None:
 def test_dense_pile_scenes_bury_all_but_the_top_cards() -> None:
     import dataclasses
 
-    from vision.render.dataset import _style
+    from synth.render.dataset import _style
 
     rng = np.random.default_rng(6)
     buried = 0

@@ -39,11 +39,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from synth.render.cards import COLORS, FACES, render_card
+from synth.render.hands import draw_hand
+from synth.render.table import render_table
 from vision.calibration import TableLayout
 from vision.detections import Detections
-from vision.render.cards import COLORS, FACES, render_card
-from vision.render.hands import draw_hand
-from vision.render.table import render_table
 
 Image = npt.NDArray[np.uint8]
 Event = dict[str, Any]

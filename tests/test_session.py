@@ -1,0 +1,281 @@
+"""The table session shared by the live server and replays: the pipeline, the watcher,
+the tracker's feedback to it, and the scripted referee.
+
+Frames are the made-up detections of the watcher's tests (``tests/vision/test_watcher``)
+read by a recogniser that hands over each frame's; the tracker is a real
+:class:`tracker.Game`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tests.vision.test_watcher import (
+    DRAW,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Table,
+    frame_detections,
+)
+from tracker import Game, preset
+from uno_table.live import LiveRunner
+from uno_table.session import (
+    VISION,
+    Moment,
+    Note,
+    NoteKind,
+    TableSession,
+    TableVerdict,
+    choose_layout,
+)
+from vision.calibration import TableLayout
+from vision.detections import Detections
+from vision.watcher import Watcher
+
+FPS = 30.0
+BLANK = np.zeros((480, 640, 3), np.uint8)
+
+
+class FrameDetections:
+    """A recogniser that reads the made-up detections of the frame it is told."""
+
+    def __init__(self, table: Table) -> None:
+        self.frames = table.frames
+        self.index = 0
+
+    def seek(self, index: int) -> None:
+        self.index = index
+
+    def detect(self, _image: Any) -> Detections:
+        return frame_detections(self.frames[self.index])
+
+
+class Played:
+    """A game the session sends its events to, as a replay does; keeps what was sent."""
+
+    def __init__(self, *opening: dict[str, Any]) -> None:
+        self.game = Game(preset("official"))
+        self.sent: list[tuple[dict[str, Any], TableVerdict]] = []
+        self.session: TableSession | None = None
+        for event in opening:
+            assert self.game.apply(event).ok
+
+    def submit(self, event: dict[str, Any], source: str, _moment: Moment) -> TableVerdict:
+        verdict = TableVerdict.from_json(self.game.apply(event).to_json())
+        self.sent.append((event, verdict))
+        assert self.session is not None
+        self.session.notify(event, verdict, source)
+        return verdict
+
+
+def run(table: Table, played: Played, notes: list[Note] | None = None) -> TableSession:
+    session = TableSession(
+        PLAYERS,
+        FrameDetections(table),
+        played.submit,
+        layout=LAYOUT,
+        read_fan_colors=False,  # made-up detections: no picture to read ink from
+        on_note=None if notes is None else notes.append,
+    )
+    played.session = session
+    for i in range(len(table.frames)):
+        session.step(BLANK, i / FPS, i)
+    return session
+
+
+ROUND = {"type": "round", "players": PLAYERS, "dealer": "Dee"}
+
+
+def flipped(card: str) -> Table:
+    table = Table()
+    table.still(5)
+    table.bring([card], DRAW)
+    table.still(30)
+    return table
+
+
+def test_a_wild_draw_four_starter_starts_the_watcher_s_pile_again() -> None:
+    """The tracker takes the flip of a Wild Draw Four and waits for another (no top
+    card): the watcher's pile is empty again, and the next card turned up is the flip."""
+    table = flipped("wild-draw4")
+    table.pile.clear()  # the referee puts it back into the deck
+    table.still(10)
+    table.bring(["red-7"], DRAW)
+    table.still(30)
+    played = Played(ROUND)
+    session = run(table, played)
+    assert [(e["type"], e.get("card"), v.ok) for e, v in played.sent] == [
+        ("flip", "wild-draw4", True),
+        ("flip", "red-7", True),
+    ]
+    assert session.watcher is not None and session.watcher.pile == [["red-7"]]
+
+
+def test_a_refused_flip_does_not_start_the_pile_again() -> None:
+    """A flip the tracker refused leaves no top card either (here: no round yet), but
+    the card lies there: the watcher is told it was refused, not that the pile is
+    empty (it would take the card for a new flip)."""
+    played = Played()
+    session = run(flipped("wild-draw4"), played)
+    [(flip, verdict)] = played.sent
+    assert flip["type"] == "flip" and not verdict.ok and verdict.top is None
+    assert session.watcher is not None and session.watcher.pile == [["wild-draw4"]]
+
+
+class CountingWatcher(Watcher):
+    """The real watcher, counting what the session tells it."""
+
+    refused = 0
+    resets = 0
+
+    def play_refused(self) -> None:
+        self.refused += 1
+        super().play_refused()
+
+    def reset(self) -> None:
+        self.resets += 1
+        super().reset()
+
+
+def test_a_refused_flip_is_told_to_the_watcher() -> None:
+    """The referee turned up the starter on the tablet; the camera's flip of it is
+    refused, and the watcher hears so (as it does of a refused play)."""
+    played = Played(ROUND, {"type": "flip", "card": "blue-5"})
+    session = TableSession(PLAYERS, None, played.submit, layout=LAYOUT, read_fan_colors=False)
+    played.session = session
+    session.start(BLANK)
+    assert session.pipeline is not None
+    watcher = CountingWatcher(LAYOUT, PLAYERS)
+    session.pipeline.watcher = watcher
+    session.send([{"type": "flip", "card": "blue-5"}])
+    assert not played.sent[-1][1].ok
+    assert (watcher.refused, watcher.resets) == (1, 0)
+    session.send([{"type": "play", "card": "blue-7", "player": "Ann"}])
+    assert played.sent[-1][1].ok and (watcher.refused, watcher.resets) == (1, 0)
+
+
+def test_taking_back_a_refused_play_is_noted_not_sent() -> None:
+    table = flipped("blue-5")
+    table.bring(["red-7"], SEAT_EDGE["Ann"])
+    table.still(30)
+    table.take_back(SEAT_EDGE["Ann"])
+    table.still(30)
+    played = Played(ROUND)
+    notes: list[Note] = []
+    run(table, played, notes)
+    assert [(e["type"], v.ok) for e, v in played.sent] == [("flip", True), ("play", False)]
+    assert [n.kind for n in notes] == [NoteKind.QUIET_UNDO]
+
+
+# -- the rulings in between (these were the live runner's) ----------------------------
+
+
+def sending(session_of: list[TableSession]) -> tuple[list[dict[str, Any]], Any]:
+    sent: list[dict[str, Any]] = []
+
+    def submit(event: dict[str, Any], source: str, _moment: Moment) -> TableVerdict:
+        sent.append(event)
+        verdict = TableVerdict(ok=True)
+        session_of[0].notify(event, verdict, source)  # as the game service does
+        return verdict
+
+    return sent, submit
+
+
+def test_an_amended_play_is_dropped_when_a_ruling_came_after_it() -> None:
+    """The watcher amends its last play with an undo; that undo must not take back a
+    ruling the referee sent in between."""
+    box: list[TableSession] = []
+    sent, submit = sending(box)
+    session = TableSession(["Ann", "Bob"], None, submit)
+    box.append(session)
+    play = {"type": "play", "card": "red-5", "player": "Ann"}
+    amended = {"type": "play", "cards": ["blue-5", "red-5"], "player": "Ann"}
+    session.send([play])
+    session.send([{"type": "undo"}, amended])
+    assert sent == [play, {"type": "undo"}, amended]
+    # Now Ann calls UNO on the tablet between the play and its amendment.
+    sent.clear()
+    session.send([play])
+    session.notify({"type": "uno", "player": "Ann"}, TableVerdict(ok=True), "referee")
+    session.send([{"type": "undo"}, amended])
+    assert sent == [play]
+
+
+def test_a_take_back_seen_after_a_ruling_is_left_to_the_referee() -> None:
+    """A retraction's undo would take back the ruling sent since the play: it is
+    not sent, and the tablet is asked instead."""
+    runner = LiveRunner("unused.mp4", ["Ann", "Bob"])
+    sent: list[dict[str, object]] = []
+
+    def submit(event: dict[str, object], source: str) -> dict[str, object]:
+        sent.append(event)
+        verdict = {"ok": True, "state": {}}
+        runner.notify(event, verdict, source)  # as the game service does
+        return verdict
+
+    runner.submit = submit
+    session = runner._make_session(None)
+    play = {"type": "play", "card": "wild", "player": "Ann"}
+    session.send([play])
+    session.send([{"type": "undo"}])
+    assert sent == [play, {"type": "undo"}]
+    assert "takeback_held_s_ago" not in runner.status()["recognition"]
+    sent.clear()
+    session.send([play])
+    runner.notify({"type": "color", "color": "red"}, {"ok": True, "state": {}}, "referee")
+    session.send([{"type": "undo"}])
+    assert sent == [play]
+    assert runner.takebacks_held == 1
+    assert runner.status()["recognition"]["takeback_held_s_ago"] >= 0
+
+
+def test_a_round_with_other_players_reseats_the_table() -> None:
+    session = TableSession(["Ann", "Bob", "Cy", "Dee"], None, lambda e, s, m: None)
+    layout = TableLayout.default(640, 480, 4)
+    session.saved_layout = layout
+    session.start(BLANK)
+    watcher = session.watcher
+    assert watcher is not None and session.layout is layout
+    ok = TableVerdict(ok=True)
+    # Same players: nothing moves.
+    session.notify({"type": "round", "players": ["Ann", "Bob", "Cy", "Dee"]}, ok, "referee")
+    assert not session.apply_rounds() and session.layout is layout
+    # Three players now: three seats, evenly around from seat 0, and their names.
+    session.notify({"type": "round", "players": ["Eve", "Fay", "Gus"]}, ok, "referee")
+    assert session.apply_rounds()
+    new = session.layout
+    assert session.players == watcher.players == ["Eve", "Fay", "Gus"]
+    assert new.seats == (180.0, 300.0, 60.0) and watcher.layout is new
+    assert new.discard == layout.discard and new.draw == layout.draw
+    x, y = new.seat_anchor(1, 0.8)
+    assert new.seat_at(x, y) == 1
+    # A refused round changes nothing.
+    session.notify({"type": "round", "players": ["Hal", "Ivy"]}, TableVerdict(ok=False), VISION)
+    assert not session.apply_rounds() and session.players == ["Eve", "Fay", "Gus"]
+
+
+def test_a_round_the_table_cannot_seat_keeps_the_seats_and_says_why() -> None:
+    notes: list[Note] = []
+    session = TableSession(["Ann", "Bob"], None, lambda e, s, m: None, on_note=notes.append)
+    session.saved_layout = TableLayout.default(640, 480, 2)
+    session.start(BLANK)
+    session.notify({"type": "round", "players": ["Eve", "Eve"]}, TableVerdict(ok=True), "x")
+    assert not session.apply_rounds() and session.players == ["Ann", "Bob"]
+    assert [n.kind for n in notes] == [NoteKind.SEATS_KEPT] and "distinct" in notes[0].message
+
+
+def test_one_layout_fallback_for_live_and_replay() -> None:
+    """A saved layout is fitted to the frame; without one, the proposal from the
+    frame (the piles where the recogniser saw faces and backs)."""
+    saved = TableLayout.default(1280, 960, 3)
+    assert choose_layout(BLANK, 3, saved).width == 640
+    seen = Detections.from_list(
+        [("red-7", 0.9, (100, 100, 150, 176)), ("back", 0.9, (400, 100, 450, 176))]
+    )
+    proposed = choose_layout(BLANK, 3, None, seen)
+    assert proposed.discard.contains(125, 138) and proposed.draw.contains(425, 138)
+    assert len(proposed.seats) == 3

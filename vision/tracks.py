@@ -1,0 +1,406 @@
+"""The card tracker: detections in, tracks with ids out (linking, motion, lost and found).
+
+One :class:`Track` per physical card: each frame's detections are linked to the
+tracks by position (with the card's motion) first and face second, so a one-frame
+misreading or a missed frame does not split a card; a face-down card never links to
+a face, and a card lost in flight for a while never links to a box of another
+colour. A back seen farther out on a drawn card's way is that card (at a low frame
+rate its sightings do not link), and a second box of the same face beside a card
+arriving is that card too. What the rules make of a track is its
+:class:`TrackState`, which linking reads: a settled card on the pile keeps its face.
+
+The rules that read tracks (plays, several cards, draws, take-backs, seats) are
+:class:`vision.watcher.Watcher`'s.
+
+>>> from vision.calibration import TableLayout
+>>> from vision.watcher_config import WatcherConfig
+>>> tracker = CardTracker(TableLayout.default(640, 480, 4), WatcherConfig())
+>>> for i, y in enumerate([470, 445, 420]):
+...     [track] = tracker.update([Detection("red-7", 0.9, (295, y - 38, 345, y + 38), ())], i / 30)
+>>> track.id, track.name, len(track.sightings), track.state
+(0, 'red-7', 3, <TrackState.FREE: 'free'>)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import NamedTuple
+
+from tracker.cards import COLORS
+from vision.calibration import TableLayout
+from vision.detections import Candidates
+from vision.watcher_config import WatcherConfig
+
+BACK = "back"
+
+
+class TrackState(Enum):
+    """What the rules made of a track; every state but ``FREE`` is *settled*: the card
+    is no play of its own any more."""
+
+    #: Not (yet) part of anything: it may become a play, a draw, or nothing.
+    FREE = "free"
+    #: Its card is in a play the watcher reported.
+    PLAYED = "played"
+    #: A card of the pile from before (a new round's leftovers).
+    PILE = "pile"
+    #: A box where no card was put: a pile card misread, or the heap.
+    MISREAD = "misread"
+    #: Another box of a card already tracked (boxed twice, or taken up by a heap box);
+    #: that box carries the play.
+    TWIN = "twin"
+
+
+def other_colors(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` faces of two different card colours (wilds have none)?"""
+    ca, cb = card_color(a), card_color(b)
+    return ca in COLORS and cb in COLORS and ca != cb
+
+
+def card_value(name: str) -> str:
+    """A card's value or symbol, its colour left out.
+
+    >>> card_value("red-7"), card_value("blue-draw2"), card_value("wild-draw4")
+    ('7', 'draw2', 'wild-draw4')
+    """
+    color, _, value = name.partition("-")
+    return value if color in COLORS else name
+
+
+def card_color(name: str) -> str:
+    """A card's colour, or its whole name for a card without one (a wild, a back).
+
+    >>> card_color("red-7"), card_color("wild-draw4")
+    ('red', 'wild-draw4')
+    """
+    color = name.partition("-")[0]
+    return color if color in COLORS else name
+
+
+def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:
+    """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
+    is the one value every track seen in it records)."""
+    at = {s.t: s for s in b.sightings}
+    return [(s, at[s.t]) for s in a.sightings if s.t in at]
+
+
+class Detection(NamedTuple):
+    """One detection as the watcher reads it."""
+
+    name: str
+    conf: float
+    box: tuple[float, ...]
+    candidates: Candidates
+
+
+@dataclass
+class Sighting:
+    t: float
+    x: float
+    y: float
+    box: tuple[float, float, float, float]
+
+
+@dataclass
+class Track:
+    id: int
+    first_t: float
+    first_xy: tuple[float, float]
+    first_in_discard: bool
+    first_in_draw: bool
+    sightings: deque[Sighting] = field(default_factory=lambda: deque(maxlen=30))
+    votes: deque[tuple[str, float]] = field(default_factory=lambda: deque(maxlen=15))
+    last_t: float = 0.0
+    vx: float = 0.0
+    vy: float = 0.0
+    max_travel: float = 0.0  # farthest distance from the first sighting
+    was_outside_discard: bool = False
+    state: TrackState = TrackState.FREE  # what the rules made of it (see TrackState)
+    pending_since: float | None = None  # came to rest as a play candidate
+    drawn: bool = False  # its draw event was emitted
+    handed_on: bool = False  # a later sighting of the same drawn card carries it on
+    seen_before: int = 0  # sightings of the drawn card's tracks it carries on
+    last_name: str = ""  # the face its latest detection gave
+    faces: set[str] = field(default_factory=set)  # every face it was ever read as
+    looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
+    read_as: str | None = None  # the face a play's value settled for it, over its vote
+
+    @property
+    def settled(self) -> bool:
+        """No play of its own any more: played, or a pile card, misread or boxed twice."""
+        return self.state is not TrackState.FREE
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        s = self.sightings[-1]
+        return (s.x, s.y)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return self.sightings[-1].box
+
+    @property
+    def name(self) -> str:
+        if self.read_as is not None:
+            return self.read_as
+        score: dict[str, float] = {}
+        for n, c in self.votes:
+            score[n] = score.get(n, 0.0) + c * c
+        return max(score, key=lambda n: score[n])
+
+    def name_share(self) -> float:
+        """How much of the vote the winning name holds (0..1).
+
+        Votes weigh the square of their confidence: one clear look at a card outweighs
+        several unsure ones (a card half under a hand, or boxed with the pile).
+        """
+        total = sum(c * c for _, c in self.votes) or 1.0
+        top = self.name
+        return sum(c * c for n, c in self.votes if n == top) / total
+
+    def came_as(self, other: Track) -> None:
+        """Take over where ``other`` (the same card, boxed apart) came from."""
+        self.was_outside_discard = True
+        self.first_xy = other.first_xy
+        self.first_in_discard = other.first_in_discard
+
+    def face_of_value(self, value: str) -> tuple[str, float] | None:
+        """The likeliest face of ``value`` over its recent looks, with its mean probability.
+
+        A card half under another of a fan is often read as another face; the
+        classifier's runners-up still hold its face, and the play's value picks it.
+        """
+        score: dict[str, float] = {}
+        for look in self.looks:
+            for face, p in look:
+                if card_value(face) == value:
+                    score[face] = score.get(face, 0.0) + p
+        if not score:
+            return None
+        best = max(score, key=lambda f: score[f])
+        return best, score[best] / len(self.looks)
+
+
+class CardTracker:
+    """Links each frame's detections to tracks (``update``); ``tracks`` are the cards
+    seen lately (the watcher drops those lost for good)."""
+
+    def __init__(self, layout: TableLayout, config: WatcherConfig) -> None:
+        self.layout = layout
+        self.cfg = config
+        self.tracks: list[Track] = []
+        self.next_id = 0
+        self.frame_dt = 1 / 30  # the time between looks, smoothed
+        self._last_t = -math.inf
+
+    def update(self, dets: list[Detection], t: float) -> list[Track]:
+        """Link ``dets`` seen at ``t`` (new tracks where none fits); each one's track."""
+        if self._last_t > -math.inf:
+            # The time between looks, smoothed: the frame rate the watcher is fed at.
+            self.frame_dt = 0.9 * self.frame_dt + 0.1 * min(1.0, t - self._last_t)
+        self._last_t = t
+        return self.link(dets, t, self.layout.card_px)
+
+    def link(
+        self,
+        dets: list[Detection],
+        t: float,
+        card: float,
+    ) -> list[Track]:
+        """Link ``dets`` to tracks (new ones where none fits); returns each one's track."""
+        cfg = self.cfg
+        damp = cfg.predict_damping
+        live = [tr for tr in self.tracks if t - tr.last_t <= cfg.lost_s]
+        pairs: list[tuple[float, int, int]] = []
+        for ti, tr in enumerate(live):
+            dt = max(0.0, t - tr.last_t)
+            lx, ly = tr.xy
+            # Predicted position; damped, as cards slow down before they land.
+            px, py = lx + damp * tr.vx * dt, ly + damp * tr.vy * dt
+            speed = math.hypot(tr.vx, tr.vy)
+            # At a low frame rate a card moves a lot between two looks, even one whose
+            # speed is not known yet: the gate grows with the time between looks.
+            gap = min(self.frame_dt, cfg.gate_gap_cap_s)
+            gate = (cfg.match_gate + cfg.gate_per_frame_gap * gap) * card
+            gate_pred = gate + cfg.gate_speed_s * speed * dt
+            moving = speed > cfg.still * card / cfg.moving_window_s
+            for di, (name, _conf, box, _cands) in enumerate(dets):
+                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                # Nearer of the predicted and the last position: a card that stopped
+                # while unseen is where it was last seen, not where it was heading.
+                d_pred = math.hypot(cx - px, cy - py)
+                d_last = math.hypot(cx - lx, cy - ly)
+                if d_pred > gate_pred and d_last > gate:
+                    continue
+                d = min(d_pred, d_last)
+                if (name == BACK) != (tr.name == BACK):
+                    continue  # cards are not turned over in flight: a back stays a back
+                if tr.settled and name != tr.name:
+                    continue  # a card on the pile keeps its face; another face is another card
+                if name != tr.name and not moving and d > cfg.other_face_reach * card:
+                    continue  # another face, elsewhere: another card, not a misreading
+                if (
+                    moving
+                    and dt >= cfg.lost_in_flight_s
+                    and other_colors(name, tr.name)
+                    and other_colors(name, tr.last_name)
+                ):
+                    continue  # lost a while in flight, found in another colour: another card
+                cost = d / card
+                if name != tr.name:
+                    cost += cfg.face_change_cost  # prefer the same face; still allow a flicker
+                if tr.settled:
+                    cost += cfg.settled_cost  # a card landing on the pile claims a detection first
+                elif not moving:
+                    cost += cfg.still_cost
+                pairs.append((cost, ti, di))
+        pairs.sort()
+        used_t: set[int] = set()
+        linked: dict[int, Track] = {}
+        for _cost, ti, di in pairs:
+            if ti in used_t or di in linked:
+                continue
+            used_t.add(ti)
+            linked[di] = live[ti]
+            self._observe(live[ti], dets[di], t)
+        for di, det in enumerate(dets):
+            if di not in linked:
+                linked[di] = self._new_track(det, t)
+        return [linked[di] for di in range(len(dets))]
+
+    def _new_track(self, det: Detection, t: float) -> Track:
+        name, conf, box, cands = det
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        tr = Track(
+            id=self.next_id,
+            first_t=t,
+            first_xy=(cx, cy),
+            first_in_discard=self.layout.discard.contains(cx, cy),
+            first_in_draw=self.layout.draw.contains(
+                cx, cy, margin=self.cfg.draw_margin * self.layout.card_px
+            ),
+            votes=deque(maxlen=self.cfg.votes),
+            looks=deque(maxlen=self.cfg.votes),
+        )
+        tr.was_outside_discard = not tr.first_in_discard
+        self.next_id += 1
+        tr.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
+        tr.votes.append((name, conf))
+        tr.looks.append(cands)
+        tr.faces.add(name)
+        tr.last_t = t
+        tr.last_name = name
+        if name == BACK and not tr.first_in_draw:
+            self._stitch_draw(tr, t)
+        elif name != BACK:
+            self._inherit_arrival(tr, t)
+        self.tracks.append(tr)
+        return tr
+
+    def _inherit_arrival(self, tr: Track, t: float) -> None:
+        """A second box of the same face beside a card arriving: that card, boxed twice.
+
+        A card landing on a tight pile may be boxed alone and together with the heap
+        under it; the second track takes over where the card came from.
+        """
+        for o in self.tracks:
+            if (
+                not o.settled
+                and o.was_outside_discard
+                and t - o.last_t <= self.cfg.lost_s
+                and self.same_card(o, tr.name, tr.xy)
+            ):
+                tr.came_as(o)
+                return
+
+    def same_card(
+        self, tr: Track, name: str, xy: tuple[float, float], reach: float | None = None
+    ) -> bool:
+        """Is ``tr`` the card ``name`` at ``xy`` (the same face, at nearly the same place,
+        ``reach`` card lengths, by default ``same_spot``)?"""
+        near = (reach or self.cfg.same_spot) * self.layout.card_px
+        return tr.name == name and math.hypot(tr.xy[0] - xy[0], tr.xy[1] - xy[1]) <= near
+
+    def _stitch_draw(self, tr: Track, t: float) -> None:
+        """A back seen farther out on the way a drawn card was going: the same card.
+
+        At a low frame rate a drawn card moves more than a card length between two
+        looks, so its sightings do not link; they lie on one ray from the pile.
+        """
+        dcx, dcy = self.layout.draw.center
+        nx, ny = tr.xy[0] - dcx, tr.xy[1] - dcy
+        dn = math.hypot(nx, ny)
+        best: Track | None = None
+        best_d = 0.0
+        card = self.layout.card_px
+        cfg = self.cfg
+        for old in self.tracks:
+            if (
+                old.name != BACK
+                or old.handed_on
+                or t - old.last_t > cfg.stitch_gap_s
+                or old.last_t == t
+            ):
+                continue  # (a track seen in this frame is a card of its own)
+            ofx, ofy = old.first_xy
+            if (
+                not old.first_in_draw
+                and math.hypot(ofx - dcx, ofy - dcy) > cfg.stitch_near_draw * card
+            ):
+                continue  # neither seen at the pile nor near it
+            if (
+                old.first_in_draw
+                and old.max_travel < cfg.stitch_pile_travel * card
+                and t - old.first_t > cfg.stitch_pile_s
+            ):
+                continue  # the draw pile itself, lying there for a while
+            ox, oy = old.xy[0] - dcx, old.xy[1] - dcy
+            do = math.hypot(ox, oy)
+            if do < cfg.stitch_pile_reach * card or do >= dn:
+                continue  # the pile itself, or not behind the new sighting
+            if (ox * nx + oy * ny) / (do * dn) < math.cos(math.radians(cfg.stitch_angle_deg)):
+                continue
+            if do > best_d:
+                best, best_d = old, do
+        if best is not None:
+            tr.first_in_draw = True
+            tr.first_xy = best.first_xy
+            tr.drawn = best.drawn  # one card, one draw
+            tr.seen_before = len(best.sightings) + best.seen_before
+            best.handed_on = True
+
+    def _observe(self, tr: Track, det: Detection, t: float) -> None:
+        name, conf, box, cands = det
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        px, py = tr.xy
+        dt = t - tr.last_t
+        if dt > 1e-6:
+            a = self.cfg.velocity_smoothing  # smoothed velocity, for prediction only
+            tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx
+            tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
+        tr.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
+        tr.votes.append((name, conf))
+        tr.looks.append(cands)
+        tr.faces.add(name)
+        tr.last_t = t
+        tr.last_name = name
+        fx, fy = tr.first_xy
+        tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))
+        if not self.layout.discard.contains(cx, cy):
+            tr.was_outside_discard = True
+
+    def at_rest(self, tr: Track, t: float, card: float, rest_s: float) -> bool:
+        """Seen now, still over the last ``rest_s`` (at least two sightings)."""
+        if tr.last_t != t or len(tr.sightings) < 2:
+            return False
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        for n, s in enumerate(reversed(tr.sightings), start=1):
+            if math.hypot(s.x - last.x, s.y - last.y) > lim:
+                return False
+            if n >= 2 and last.t - s.t >= rest_s - 1e-9:
+                return True
+        return False

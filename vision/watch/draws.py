@@ -1,0 +1,79 @@
+"""Draws: a face-down card leaving the draw pile for a seat."""
+
+from __future__ import annotations
+
+import math
+
+from vision.tracks import (
+    BACK,
+    Track,
+    same_moments,
+)
+from vision.watch.seats import SeatRules
+
+
+class DrawRules(SeatRules):
+    """Draws."""
+
+    def _draws(self, t: float, card: float) -> list[dict[str, object]]:
+        out: list[dict[str, object]] = []
+        draw = self.layout.draw
+        dcx, dcy = draw.center
+        for tr in self._tracks:
+            if tr.drawn or tr.handed_on or tr.name != BACK:
+                continue
+            if len(tr.sightings) + tr.seen_before < 2:
+                # One look cannot tell a card on its way from a dark thing read once
+                # as a back.
+                continue
+            if not (tr.first_in_draw or self._leaving(tr, card)):
+                continue
+            x, y = tr.xy
+            away = math.hypot(x - dcx, y - dcy)
+            gone = t - tr.last_t > self.cfg.lost_s * self.cfg.draw_gone_share
+            far = away >= self.cfg.draw_leave * card
+            # A back that ends on the discard pile is a card being turned up, not drawn.
+            if self.layout.discard.contains(x, y):
+                continue
+            near_gone = gone and away >= self.cfg.draw_gone_leave * card
+            if (far or near_gone) and not self._second_box(tr, card):
+                tr.drawn = True
+                seat = self._seat_of_draw(x, y, dcx, dcy)
+                ev: dict[str, object] = {"type": "draw"}
+                if seat is not None:
+                    ev["player"] = self.players[seat]
+                out.append(ev)
+        return out
+
+    def _second_box(self, tr: Track, card: float) -> bool:
+        """Was this back only ever seen beside a back tracked longer, at the same moments?
+
+        A card in a hand may be boxed twice for a frame (whole, and with the fingers
+        over it); the second box, lost at once (or taken for the drawn card seen again
+        farther out), is that card, not a draw of its own.
+        """
+        lim = self.cfg.second_box_reach * card
+        beside = {
+            s.t
+            for o in self._tracks
+            if o is not tr and o.name == BACK and len(o.sightings) > len(tr.sightings)
+            for s, os in same_moments(tr, o)
+            if math.hypot(os.x - s.x, os.y - s.y) <= lim
+        }
+        return all(s.t in beside for s in tr.sightings)
+
+    def _leaving(self, tr: Track, card: float) -> bool:
+        """A back first seen beside the draw pile, moving straight away from it.
+
+        At a low frame rate the card may be first seen only once it has left the
+        pile: its way back points at the pile all the same.
+        """
+        dcx, dcy = self.layout.draw.center
+        fx, fy = tr.first_xy
+        x, y = tr.xy
+        ox, oy = fx - dcx, fy - dcy  # from the pile to where it was first seen
+        mx, my = x - fx, y - fy  # how it moved since
+        d0, m = math.hypot(ox, oy), math.hypot(mx, my)
+        if d0 > self.cfg.leaving_from * card or m < self.cfg.leaving_travel * card or d0 < 1e-6:
+            return False
+        return (ox * mx + oy * my) / (d0 * m) >= math.cos(math.radians(self.cfg.leaving_angle_deg))

@@ -1,0 +1,352 @@
+"""Several cards at once: the cards put down together (a fan), the value they share,
+the lower cards read from the classifier's runners-up or from the colours that came
+onto the pile, and a play amended with a lower card seen late.
+"""
+
+from __future__ import annotations
+
+import math
+
+from tracker.cards import COLORS
+from vision.pile_probe import ColorPatch
+from vision.tracks import (
+    BACK,
+    Track,
+    TrackState,
+    card_color,
+    card_value,
+    same_moments,
+)
+from vision.watch.state import WatcherState
+
+
+def _mean(points: list[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def _lying_still(points: list[tuple[float, float]], lim: float) -> bool:
+    """Do the sightings ``points`` (in time order) keep to one place?
+
+    Boxes of a card half under others jump about; a card carried past drifts: the
+    mean of the earlier half of its sightings lies away from the later half's.
+    """
+    mx, my = _mean(points)
+    if max(math.hypot(x - mx, y - my) for x, y in points) > 2 * lim:
+        return False
+    half = len(points) // 2
+    if half == 0:
+        return True
+    (ax, ay), (bx, by) = _mean(points[:half]), _mean(points[half:])
+    return math.hypot(ax - bx, ay - by) <= lim
+
+
+class SeveralCardRules(WatcherState):
+    """Several cards at once."""
+
+    def _riders(self, group: list[Track], t: float, card: float) -> list[Track]:
+        """Lower cards of a fan lost from sight on the way in: cards of the play's value
+        carried in beside one of its cards (seen at the same moments, a fan's width
+        apart, going the same way) until the top card or the hand hid them.
+        """
+        if not group:
+            return []
+        value = card_value(max(group, key=lambda tr: self._seen(tr, t)).name)
+        faces = {tr.name for tr in group}
+        riders = [
+            tr
+            for tr in self._tracks
+            if tr not in group
+            and tr.name not in faces  # the same face: most likely one card boxed twice
+            and not tr.settled
+            and tr.pending_since is None
+            and tr.was_outside_discard
+            and tr.name != BACK
+            and card_value(tr.name) == value
+            and tr.name_share() >= self.cfg.steady_vote
+            and t - tr.last_t <= self.cfg.fan_s
+            and any(self._carried_beside(tr, g, card) for g in group)
+        ]
+        # One card lost and found again on the way is two tracks: keep its latest.
+        latest = {tr.name: tr for tr in sorted(riders, key=lambda tr: tr.last_t)}
+        return list(latest.values())
+
+    def _carried_beside(self, tr: Track, other: Track, card: float) -> bool:
+        """Were ``tr`` and ``other`` carried together: seen at two moments or more,
+        at the last two a fan's step (a fifth of a card) to ``fan_width`` apart
+        (coming into the picture, a card is boxed by the part of it in sight), each
+        going ``fan_travel`` or farther the same way?"""
+        pairs = same_moments(tr, other)
+        if len(pairs) < 2:
+            return False
+        if any(
+            not self.cfg.fan_step * card
+            <= math.hypot(a.x - b.x, a.y - b.y)
+            <= self.cfg.fan_width * card
+            for a, b in pairs[-2:]
+        ):
+            return False  # too far apart for one fan, or one card boxed twice
+        (a0, b0), (a1, b1) = pairs[0], pairs[-1]
+        ax, ay, bx, by = a1.x - a0.x, a1.y - a0.y, b1.x - b0.x, b1.y - b0.y
+        travel = self.cfg.fan_travel * card
+        return (
+            math.hypot(ax, ay) >= travel
+            and math.hypot(bx, by) >= travel
+            and math.hypot(ax - bx, ay - by) <= self.cfg.fan_together * math.hypot(bx, by)
+        )
+
+    def _one_value(self, group: list[Track], t: float) -> list[Track]:
+        """The cards of ``group`` that share the value of its best-seen card, once each.
+
+        Several cards go down together only when they share a value (a rule set
+        allows that or not; either way it is the only such play players make), so a
+        card of another value in the group is a misreading of a card under them.
+        """
+        if len(group) < 2:
+            return group
+        # A card seen coming in is a card; one first seen on the heap may be the heap.
+        by_sight = sorted(group, key=lambda tr: (not tr.was_outside_discard, -self._seen(tr, t)))
+        value = card_value(by_sight[0].name)
+        keep: list[Track] = []
+        for tr in by_sight:
+            face = tr.name
+            if card_value(face) != value:
+                # A card half under the others reads as another face; when the
+                # classifier kept giving the play's value some weight, it is that card.
+                alt = tr.face_of_value(value)
+                if alt is None or alt[1] < self.cfg.value_evidence:
+                    continue
+                face = alt[0]
+            # One card boxed twice (alone, and with the heap under it) counts once; a
+            # card lost as it landed was last seen short of where it lies.
+            twin = next(
+                (
+                    k
+                    for k in keep
+                    if self.tracker.same_card(
+                        k,
+                        face,
+                        tr.xy,
+                        self.cfg.lost_twin_reach if min(k.last_t, tr.last_t) < t else None,
+                    )
+                ),
+                None,
+            )
+            if twin is None:
+                tr.read_as = face
+                keep.append(tr)
+            elif tr.was_outside_discard and not twin.was_outside_discard:
+                # One card, boxed twice: it came from where either box came from.
+                twin.came_as(tr)
+        for tr in group:
+            if tr not in keep:
+                tr.pending_since = None
+                tr.state = TrackState.MISREAD  # a pile card misread: never a play of its own
+        return keep
+
+    def _fan_cards(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        t_play: float,
+        t: float,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """Lower cards of a fan the tracks missed: faces of the play's value seen beside it.
+
+        Cards put down together lie in a fan, the lower ones half covered. The
+        detector boxes such a strip now and then, weakly, and the classifier often
+        names another face first; but over the last ``fan_s`` a face of the play's
+        value (several cards go down together only when they share one) keeps coming
+        back among its candidates, where no pile card of that face lies. A card
+        brought in after the play (the next one, in flight) is none of it.
+        """
+        value = card_value(names[-1])
+        frames = [dets for ft, dets in self._looks if t - ft <= self.cfg.fan_s]
+        if not frames:
+            return []
+        evidence: dict[str, float] = {}
+        where: dict[str, list[tuple[float, float]]] = {}
+        for dets in frames:
+            best: dict[str, tuple[float, tuple[float, float]]] = {}
+            for d, tr in dets:
+                if d.name in names:
+                    continue  # a card of the play itself, boxed once more
+                if (
+                    tr is not None
+                    and tr.was_outside_discard
+                    and tr.first_t > t_play - self.cfg.fan_after_play_s
+                ):
+                    continue
+                cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+                if min(math.hypot(cx - x, cy - y) for x, y in spots) > self.cfg.fan_reach * card:
+                    continue
+                for face, p in d.candidates:
+                    if card_value(face) != value or face in names:
+                        continue
+                    if self._pile_face_at(face, (cx, cy), card):
+                        continue
+                    if p > best.get(face, (0.0, (0.0, 0.0)))[0]:
+                        best[face] = (p, (cx, cy))
+            for face, (p, xy) in best.items():
+                evidence[face] = evidence.get(face, 0.0) + p
+                where.setdefault(face, []).append(xy)
+        found = sorted(
+            (
+                f
+                for f in evidence
+                if evidence[f] / len(frames) >= self.cfg.fan_evidence
+                and _lying_still(where[f], self.cfg.fan_still * card)  # not a card in flight
+            ),
+            key=lambda f: evidence[f],
+        )
+        return [(f, _mean(where[f])) for f in found]
+
+    def _strip_cards(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        t: float,
+        card: float,
+        *,
+        top_seen: bool = True,
+    ) -> tuple[list[tuple[str, tuple[float, float]]], dict[str, float] | None]:
+        """Lower cards of a fan seen by their colour: a card colour that came onto the
+        pile beside the top card since the pile last lay still, in a strip no card of
+        the play accounts for, is a card of the play's value in that colour.
+
+        Also gives the area of each new colour there (``None`` when the picture
+        cannot tell). Only with a :class:`PileColorProbe`, and not under a wild
+        (wilds have no colour of their own to tell them by). A top card lost from
+        sight as it landed (``top_seen`` false) lies where its colour came, not
+        where it was last seen.
+        """
+        top = names[-1]
+        color = card_color(top)
+        if self.pile_colors is None or not self._pile or color not in COLORS:
+            return [], None
+        top_xy = spots[-1]
+        patches = self.pile_colors.new_colors(
+            top_xy,
+            self.cfg.strip_reach * card,
+            since=self._pile_changed_t,
+            before=self._before_it_came(t),
+        )
+        if patches is None:
+            return [], None
+        own = [p for p in patches if p.color == color]
+        if not top_seen and own:
+            top_xy = max(own, key=lambda p: p.area).xy
+        have = {card_color(n) for n in names}
+        value = card_value(top)
+        # A card put down on one of its colour changes the picture only where its
+        # oval and figure fall: less of its ink shows as new.
+        under = card_color(self._pile[-1].top)
+        strips = [
+            (f"{p.color}-{value}", p.xy)
+            for p in patches
+            if p.color not in have
+            and p.area >= (self.cfg.strip_area_on_own if p.color == under else self.cfg.strip_area)
+            # Colour over the top card itself is that card, misread: no strip.
+            and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
+            >= self.cfg.strip_off_top * card
+        ]
+        strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
+        return strips, {p.color: p.area for p in patches}
+
+    def _fan_tail(
+        self,
+        patches: list[ColorPatch],
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+        value: str,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The fan goes on: a smaller patch of a new colour beyond a fan's lowest card
+        and in line with it is one more card of it, mostly covered (the third card of
+        a fan shows only a sliver)."""
+        lower = [*spots[:-1], *(xy for _, xy in strips)]
+        if not lower:
+            return []
+        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        reach = math.dist(far, top_xy)
+        if reach <= 0.0:
+            return []
+        taken = have | {card_color(f) for f, _ in strips}
+        tail: list[tuple[str, tuple[float, float]]] = []
+        for p in sorted(patches, key=lambda p: -p.area):
+            d = math.dist(p.xy, top_xy)
+            if (
+                p.color in taken
+                or p.area < self.cfg.fan_tail_area
+                or d < reach + self.cfg.fan_tail_beyond * card
+            ):
+                continue
+            along = (p.xy[0] - top_xy[0]) * (far[0] - top_xy[0]) + (p.xy[1] - top_xy[1]) * (
+                far[1] - top_xy[1]
+            )
+            if along < d * reach * math.cos(math.radians(self.cfg.fan_tail_angle_deg)):
+                continue  # not in line with the fan
+            tail.append((f"{p.color}-{value}", p.xy))
+            taken.add(p.color)
+        return tail
+
+    def _amendment(self, t: float, card: float) -> list[dict[str, object]]:
+        """A card put down with the last play, seen only once the hand left: amend it.
+
+        Cards put down together may lie squarely on top of each other in the hand,
+        the lower one showing only once they lie on the pile. A face of the same
+        value that appears from under the play shortly after it, rests, and is no
+        pile card was part of it: the play is taken back and reported again with it
+        (``undo`` then ``play``; only the ``play`` when the tracker refused the first).
+        """
+        if len(self._pile) < 2 or not self._play_is_last:
+            return []
+        top = self._pile[-1]
+        if t - top.t > self.cfg.amend_s:
+            return []
+        value = card_value(top.top)
+        found = [
+            tr
+            for tr in self._tracks
+            if not tr.settled
+            and tr.pending_since is None
+            and tr.name != BACK
+            and tr.name not in top.cards
+            and card_value(tr.name) == value
+            and tr.first_t >= top.t - self.cfg.amend_before_s
+            and len(tr.sightings) >= 2
+            and tr.name_share() >= self.cfg.steady_vote
+            and self.layout.discard.contains(*tr.xy)
+            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            and self._near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
+            and not self._once_read_as_pile_card(tr, card)
+        ]
+        fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
+        if top.inks is not None:
+            # As at the play: a lower card of another colour brought its ink beside it.
+            found = [tr for tr in found if self._inked(tr.name, top.top, top.inks)]
+            fan = [(f, xy) for f, xy in fan if self._inked(f, top.top, top.inks)]
+        if not found and not fan:
+            return []
+        for tr in found:
+            tr.state = TrackState.PLAYED
+        # They lay under the cards seen first.
+        top.cards[:0] = [tr.name for tr in found] + [f for f, _ in fan]
+        top.spots[:0] = [tr.xy for tr in found] + [xy for _, xy in fan]
+        top.ids[:0] = [tr.id for tr in found]
+        self._pile_changed_t = t
+        out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
+        top.refused = False
+        self._play_is_last = False  # amended once
+        return [*out, self._play_event(top)]
+
+    def _inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
+        """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
+        came beside it? One of its colour, or a wild, could; another colour needs
+        ``lower_ink_area`` of its own."""
+        color = card_color(face)
+        if color not in COLORS or color == card_color(top):
+            return True
+        return inks.get(color, 0.0) >= self.cfg.lower_ink_area

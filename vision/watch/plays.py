@@ -1,0 +1,386 @@
+"""Plays: a card that comes to rest on the discard pile and is new there (and the
+first card on an empty pile, the flip); a card lost as it lands, taken up by a heap
+box, or a wild taken for a back all the way in; no ink, no card.
+
+The rules read the card tracker's tracks (:mod:`vision.tracks`) and the pile as the
+watcher believes it (:class:`vision.watch.state.PileEntry`); they are mixed into
+:class:`vision.watcher.Watcher`, whose state they share (:class:`WatcherState`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from tracker.cards import COLORS
+from vision.tracks import (
+    BACK,
+    Track,
+    TrackState,
+    card_color,
+    card_value,
+)
+from vision.watch.fans import SeveralCardRules
+from vision.watch.seats import SeatRules
+from vision.watch.state import PileEntry
+
+
+class PlayRules(SeveralCardRules, SeatRules):
+    """Plays, flips and what is no play."""
+
+    def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
+        """A card seen clearly all the way in, lost from sight as it reached the pile.
+
+        On a tight pile of its colour the detector may box the heap around a card
+        that just landed instead of the card: its track ends where it came down.
+        """
+        cfg = self.cfg
+        if not cfg.landed_unseen_s or t - tr.last_t < cfg.landed_unseen_s:
+            return False
+        if (
+            not tr.was_outside_discard
+            or tr.name == BACK
+            or len(tr.sightings) < cfg.landed_sightings
+        ):
+            return False
+        if tr.name_share() < cfg.landed_vote or not self._seen_surely(tr, cfg.landed_look):
+            return False  # not seen clearly: a guess is no play
+        x, y = tr.xy
+        cx, cy = self.layout.discard.center
+        # Lost on the pile, not on its way (its box jumps about as it lands on the
+        # heap, so how it slowed down tells nothing).
+        return math.hypot(x - cx, y - cy) <= cfg.landed_reach * card
+
+    def _back_landed(self, tr: Track, card: float) -> bool:
+        """A back carried in from a seat (not from the draw pile) that came down on the
+        discard pile: cards are played face up, so it is a card the detector took
+        for a back."""
+        return (
+            tr.name == BACK
+            and not tr.settled
+            and tr.was_outside_discard
+            and not tr.first_in_draw
+            and len(tr.sightings) >= self.cfg.back_landed_sightings
+            and self.layout.discard.contains(*tr.xy)
+            and math.dist(tr.first_xy, tr.xy) >= self.cfg.back_landed_travel * card
+        )
+
+    def _lost_arriving(self, tr: Track, card: float) -> bool:
+        """A face carried in from a seat, seen clearly, lost on its way to the
+        discard pile (near it, nearer than where it was first seen)."""
+        if tr.name == BACK or tr.settled or not tr.was_outside_discard:
+            return False
+        cfg = self.cfg
+        if (
+            len(tr.sightings) < 2
+            or tr.name_share() < cfg.lost_arriving_vote
+            or not self._seen_surely(tr, cfg.lost_arriving_look)
+        ):
+            return False
+        centre = self.layout.discard.center
+        near = math.dist(tr.xy, centre)
+        return near <= cfg.lost_arriving_reach * card and near < math.dist(tr.first_xy, centre)
+
+    def _now_reads(self, tr: Track, name: str) -> bool:
+        """Is ``tr`` read as ``name`` in its last ``now_reads_looks`` sightings (or by
+        its vote)?"""
+        looks = self.cfg.now_reads_looks
+        if tr.name == name:
+            return True
+        recent = list(tr.votes)[-looks:]
+        return len(recent) == looks and all(n == name for n, _ in recent)
+
+    def _take_over_arrival(self, tr: Track, t: float, card: float) -> None:
+        """A card lost just short of the pile, and a box on the heap that now reads as
+        its face: the card landed there, and that box took it up.
+
+        The detector may lose a card in its last moments of flight and box it, once
+        down, together with the heap, whose track (born on the pile) then takes its
+        face. That track takes over where the card came from. The card may have been
+        dropped from the tracks by then (``_lost_arrivals`` remembers it a while).
+        """
+        since_play = self._pile[-1].t if self._pile else -math.inf
+        for o in [*self._tracks, *self._lost_arrivals]:
+            if (
+                o is not tr
+                and not o.settled
+                and o.pending_since is None
+                # Lost a while (not just missed for a frame in flight), not long ago:
+                # a box that was there as it was lost may take a while to read it; a
+                # box born since is the card found again soon, or another card.
+                and self.cfg.lost_arrival_min_s
+                <= t - o.last_t
+                <= (self.cfg.lost_arrival_s if tr.first_t <= o.last_t else self.cfg.lost_s)
+                and o.first_t > since_play
+                and self._lost_arriving(o, card)
+                and self._now_reads(tr, o.name)
+                and math.dist(o.xy, tr.xy) <= self.cfg.take_over_reach * card
+            ):
+                tr.came_as(o)
+                # The box showed the heap before the card came down on it: from now
+                # on it shows the card.
+                tr.votes = deque([v for v in tr.votes if v[0] == o.name], maxlen=tr.votes.maxlen)
+                o.state = TrackState.TWIN  # one card: its play is the heap box's
+                return
+        if card_color(tr.name) in COLORS:
+            return
+        # A wild's black face may look like a back to the detector all the way in,
+        # and be read as a wild only once down, in a box of its own: it is that card.
+        for o in [*self._tracks, *self._backs_landed]:
+            if (
+                o is not tr
+                and t - o.last_t <= self.cfg.wild_as_back_s
+                and self._back_landed(o, card)
+                # Brought after the last play (not a second box of that play's card).
+                and o.first_t > (self._pile[-1].t if self._pile else -math.inf)
+                and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
+            ):
+                tr.came_as(o)
+                o.state = TrackState.TWIN
+                return
+
+    def _is_new_card(self, tr: Track, t: float, card: float) -> bool:
+        """Would this resting track on the discard pile be a card just played?"""
+        name = tr.name
+        if name == BACK or tr.name_share() < self.cfg.new_card_vote:
+            return False  # a back, or no clear face yet (a string of misreadings)
+        arrived = tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
+        if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
+            self.cfg.clear_look
+        ):
+            # A card just put down lies on top, uncovered: it is seen clearly at least
+            # once. A face that came up only in unsure looks at the heap is a guess.
+            return False
+        since = t - self.cfg.beside_gap_s
+        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, since):
+            # Moved about on the pile only, and a pile card is seen where it lies: two
+            # whole cards cannot lie in one place, it is that card misread (its own box
+            # blinks now and then while the other reads it).
+            return False
+        if self._pile:
+            top = self._pile[-1]
+            if arrived and name == top.top:
+                # The same face as the top: a second copy only if it came from outside
+                # (an adjusted top card moves too, but never leaves the pile).
+                fx, fy = tr.first_xy
+                sx, sy = top.spots[-1]
+                return (
+                    tr.was_outside_discard
+                    or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
+                )
+            if not tr.was_outside_discard and self._near_pile_card(
+                tr, card, reach=self.cfg.pile_reach
+            ):
+                # A pile card seen again (uncovered, re-detected, or pushed about by
+                # the card put on it): it never came from outside the pile.
+                return False
+            if not arrived and name in top.cards:
+                return False
+        if arrived:
+            return True
+        if self._read_beside_pile_card(tr, card) or self._once_read_as_pile_card(tr, card):
+            return False
+        # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
+        # and a clear vote, so a one-off misreading of the top card is not a play.
+        return (
+            self.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            and tr.name_share() >= self.cfg.quiet_play_vote
+        )
+
+    def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
+        """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
+        (or since ``since``)?
+
+        A card put on the pile hides the one under it, and the hand that brings it
+        hides both for a moment. A face that comes and goes in turns with a pile
+        card's at the same place, or takes its place from one frame to the next, is
+        that card misread (a pile card boxed with the heap under it reads as anything).
+        """
+        x, y = tr.xy
+        lim = self.cfg.same_spot * card
+        after = tr.first_t - self.cfg.swap_gap_s if since is None else since
+        return any(
+            o is not tr
+            and o.name != BACK
+            and o.last_t >= after
+            and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
+            # A pile card: played, or seen again where a card with its face was put.
+            and (o.settled or self._near_pile_card(o, card, reach=self.cfg.pile_reach) is not None)
+            for o in self._tracks
+        )
+
+    def _plays(self, t: float, card: float) -> list[dict[str, object]]:
+        zone = self.layout.discard
+        cfg = self.cfg
+        for tr in self._tracks:
+            if tr.settled or tr.pending_since is not None:
+                continue
+            if tr.last_t != t:
+                if self._landed_unseen(tr, t, card):
+                    tr.pending_since = t
+                continue
+            x, y = tr.xy
+            if not zone.contains(x, y) or not self.tracker.at_rest(tr, t, card, self.cfg.rest_s):
+                continue
+            if not tr.was_outside_discard:
+                self._take_over_arrival(tr, t, card)
+            if self._is_new_card(tr, t, card):
+                tr.pending_since = t
+        pending = [tr for tr in self._tracks if tr.pending_since is not None]
+        if not pending:
+            return self._amendment(t, card)
+        first = min(tr.pending_since or t for tr in pending)
+        # Cards put down together: the others of the group may still be moving, or be
+        # seen only now and then under the top one. They came with the first card.
+        companions = [
+            tr
+            for tr in self._tracks
+            if tr.pending_since is None
+            and not tr.settled
+            and tr.name != BACK
+            and t - tr.last_t <= cfg.companion_gap_s
+            and tr.first_t >= first - cfg.companion_before_s
+            and zone.contains(*tr.xy, margin=cfg.companion_margin * card)
+            and tr.name_share() >= cfg.steady_vote  # not a string of misreadings of a pile card
+            and (
+                tr.was_outside_discard
+                or (
+                    self._near_pile_card(tr, card, reach=self.cfg.pile_reach)
+                    is None  # not a pile card
+                    and (
+                        tr.max_travel >= cfg.companion_travel * card  # it came in with them
+                        or (tr.first_t >= first - cfg.companion_first_s and len(tr.sightings) >= 2)
+                    )
+                )
+            )
+        ]
+        for tr in companions:
+            if (
+                tr.last_t == t
+                and zone.contains(*tr.xy)
+                and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            ):
+                tr.pending_since = t
+        waiting = [tr for tr in companions if tr.pending_since is None]
+        if waiting and t - first < self.cfg.group_s:
+            return []
+        group = [tr for tr in self._tracks if tr.pending_since is not None]
+        group += [
+            tr
+            for tr in waiting
+            if len(tr.sightings) >= cfg.group_sightings and zone.contains(*tr.xy)
+        ]
+        group = self._riders(group, t, card) + group  # lower cards: first on a tie
+        group = self._one_value(group, t)
+        if self._no_new_ink(group, t, card):
+            for tr in group:
+                tr.pending_since = None
+                tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
+            return []
+        return [self._commit(group, t, card)]
+
+    def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
+        # Bottom first. The top card of a fan is the one seen best.
+        group.sort(key=lambda tr: self._seen(tr, t))
+        names = [tr.name for tr in group]
+        spots = [tr.xy for tr in group]
+        for face, xy in self._fan_cards(names, spots, t, t, card):
+            names.insert(0, face)
+            spots.insert(0, xy)
+        strips, inks = self._strip_cards(names, spots, t, card, top_seen=group[-1].last_t == t)
+        if inks is not None:
+            # A lower card read from the boxes whose colour came nowhere beside the
+            # top card is a misreading (of the heap under it).
+            keep = [i for i, n in enumerate(names[:-1]) if self._inked(n, names[-1], inks)]
+            names[:-1] = [names[i] for i in keep]
+            spots[:-1] = [spots[i] for i in keep]
+        for face, xy in strips:
+            names.insert(0, face)
+            spots.insert(0, xy)
+        if len(names) > 2:
+            # A fan's lower cards lie the farther from its top card the lower they are.
+            top_xy = spots[-1]
+            lower = sorted(
+                zip(names[:-1], spots[:-1], strict=True),
+                key=lambda c: -math.hypot(c[1][0] - top_xy[0], c[1][1] - top_xy[1]),
+            )
+            names[:-1] = [n for n, _ in lower]
+            spots[:-1] = [xy for _, xy in lower]
+        for tr in group:
+            tr.state = TrackState.PLAYED
+            tr.pending_since = None
+        value, top_xy = card_value(names[-1]), spots[-1]
+        for tr in self._tracks:
+            if tr.settled:
+                continue
+            if any(
+                self.tracker.same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
+            ) or (
+                # Another value boxed where the top card lies, seen with it: two cards
+                # cannot both show there, and cards put down together share a value.
+                tr.name != BACK
+                and tr.last_t >= t - self.cfg.twin_box_gap_s
+                and card_value(tr.name) != value
+                and math.dist(tr.xy, top_xy) <= self.cfg.twin_box * card
+            ):
+                tr.state = TrackState.TWIN  # the same card boxed twice
+                tr.pending_since = None
+        seat = self._seat_of(group, card)
+        self._pile_changed_t = t
+        if not self._pile:
+            self._pile.append(PileEntry(names, spots, t, [tr.id for tr in group]))
+            self._top_seen_t = t
+            ev: dict[str, object] = {"type": "flip", "card": names[-1]}
+            return ev
+        player = self.players[seat] if seat is not None else None
+        self._pile.append(
+            PileEntry(names, spots, t, [tr.id for tr in group], player=player, inks=inks)
+        )
+        self._top_seen_t = t
+        self._below_since = None
+        self._play_is_last = True
+        return self._play_event(self._pile[-1])
+
+    def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
+        """Was nothing of the play's colour put down where it lies?
+
+        A card put on the pile brings its ink with it: where the recogniser sees a
+        new card but the picture shows no new ink of its colour in the middle of it
+        since the pile last lay still before the card came, it misread the heap (or
+        the table). Wilds bring ink of any colour. Without a probe, or a picture
+        from before the card, nothing is ruled out.
+        """
+        if self.pile_colors is None or not group:
+            return False
+        top = max(group, key=lambda tr: self._seen(tr, t))
+        # For the first card, before it was first seen (it may lie there from the start).
+        before = self._before_it_came(t)
+        if not self._pile:
+            before = min(before, min(tr.first_t for tr in group))
+        patches = self.pile_colors.new_colors(
+            top.xy,
+            self.cfg.ink_middle * card,  # its middle, where the hand holding it is not
+            since=self._pile_changed_t,
+            before=before,
+            else_at_since=bool(self._pile),  # the picture when the last play came
+            hands=False,
+        )
+        if patches is None:
+            return False
+        color = card_color(top.name)
+        ink = sum(p.area for p in patches if p.color == color or color not in COLORS)
+        if ink >= self.cfg.ink_area:
+            return False
+        if top.was_outside_discard and self._pile and card_color(self._pile[-1].top) == color:
+            # Seen coming onto a card of its own colour: its oval and figure fall where
+            # the old card's did, and bring little new ink. The picture changed, though.
+            changed = self.pile_colors.changed_area(
+                top.xy,
+                self.cfg.ink_middle * card,
+                since=self._pile_changed_t,
+                before=before,
+                else_at_since=True,
+                hands=False,  # as above: what touches its middle is the card
+            )
+            return changed is not None and changed < self.cfg.own_color_change
+        return True

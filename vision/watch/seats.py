@@ -1,0 +1,55 @@
+"""Seats: who played a card (the side it came in from) and who drew one (where its
+way out of the draw pile points)."""
+
+from __future__ import annotations
+
+import math
+
+from vision.calibration import bearing_of
+from vision.tracks import (
+    Track,
+)
+from vision.watch.state import WatcherState
+
+
+class SeatRules(WatcherState):
+    """The seat of a play or a draw."""
+
+    def _seat_of(self, group: list[Track], card: float) -> int | None:
+        """The seat the card(s) came in from."""
+        votes: dict[int, float] = {}
+        for tr in group:
+            fx, fy = tr.first_xy
+            x, y = tr.xy
+            if tr.was_outside_discard and not tr.first_in_discard:
+                b = self.layout.bearing(fx, fy)
+            elif math.hypot(fx - x, fy - y) >= self.cfg.seat_travel * card:
+                b = bearing_of(fx - x, fy - y)  # it moved in from that side
+            else:
+                continue
+            s = self.layout.seat_for_bearing(b)
+            votes[s] = votes.get(s, 0.0) + 1.0
+        if not votes:
+            return None
+        return max(votes, key=lambda s: votes[s])
+
+    def _seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
+        """Follow the card's way out of the draw pile to the frame's edge: that seat."""
+        dx, dy = x - dcx, y - dcy
+        n = math.hypot(dx, dy)
+        if n < 1e-6:
+            return None
+        dx, dy = dx / n, dy / n
+        w, h = self.layout.width, self.layout.height
+        ts = []
+        if dx > 1e-9:
+            ts.append((w - x) / dx)
+        if dx < -1e-9:
+            ts.append(-x / dx)
+        if dy > 1e-9:
+            ts.append((h - y) / dy)
+        if dy < -1e-9:
+            ts.append(-y / dy)
+        k = max(0.0, min(ts)) if ts else 0.0
+        ex, ey = x + dx * k, y + dy * k
+        return self.layout.seat_for_bearing(self.layout.bearing(ex, ey))

@@ -1,0 +1,124 @@
+"""Take-backs: the top play gone and the card below it visible again (``undo``), or
+seen carried off with nothing left to see on the pile."""
+
+from __future__ import annotations
+
+import math
+
+from vision.tracks import (
+    Track,
+    TrackState,
+)
+from vision.watch.state import PileEntry, WatcherState
+
+
+class TakeBackRules(WatcherState):
+    """Take-backs."""
+
+    def _top_visible(self, top: PileEntry, below: PileEntry, t: float, card: float) -> bool:
+        """Is a card of the top play still where it was put?"""
+        zone = self.layout.discard
+        near = self.cfg.same_spot * card
+        for tr in self._tracks:
+            if tr.last_t != t:
+                continue
+            if not zone.contains(*tr.xy, margin=self.cfg.off_pile_margin * card) and (
+                tr.id in top.ids
+                or (
+                    tr.name in top.cards
+                    and (
+                        tr.settled
+                        or (
+                            tr.first_t >= top.t
+                            and (tr.first_in_discard or self._carried_off(tr, top, card))
+                        )
+                    )
+                )
+            ):
+                top.left = True  # one of its cards was seen carried away
+        for tr in self._tracks:
+            if tr.last_t != t:
+                continue
+            for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
+                if tr.name != c or math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) > near:
+                    continue
+                # Once a card of the top play was seen carried off, a card with its
+                # face at that spot is another copy under it (or its track mixed up
+                # with one): the top play is gone.
+                if not top.left:
+                    return True
+        return False
+
+    def _carried_off(self, tr: Track, top: PileEntry, card: float) -> bool:
+        """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
+
+        A card lifted off the pile is hidden by the hand until it is clear of it, and
+        a copy of its face lying under it may take over its track meanwhile.
+        """
+        if len(tr.sightings) < 2:
+            return False
+        first, last = tr.sightings[0], tr.sightings[-1]
+        d0 = min(math.hypot(first.x - x, first.y - y) for x, y in top.spots)
+        d1 = min(math.hypot(last.x - x, last.y - y) for x, y in top.spots)
+        return (
+            d0 <= self.cfg.carried_off_from * card and d1 >= d0 + self.cfg.carried_off_travel * card
+        )
+
+    def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
+        if len(self._pile) < 2:
+            return []
+        top, below = self._pile[-1], self._pile[-2]
+        if self._top_visible(top, below, t, card):
+            self._top_seen_t = t
+            self._below_since = None
+            return []
+        if any(tr.pending_since is not None for tr in self._tracks):
+            return []  # a new card is landing: not a retraction
+        below_tracks = [
+            tr
+            for tr in self._tracks
+            if tr.last_t == t
+            and tr.name == below.top
+            and tr.last_name == below.top  # seen as that face now, not only on the vote
+            and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
+            <= self.cfg.same_spot * card
+            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            and (tr.id not in top.ids or top.left)
+        ]
+        if not below_tracks:
+            # The card below may blink (a pile card half lit, or read now and then as
+            # the heap): a missed frame or two does not start its wait again.
+            if self._below_since is not None and t - self._below_seen_t > self.cfg.below_gap_s:
+                self._below_since = None
+            if top.left and t - self._top_seen_t >= self.cfg.blind_undo_s:
+                zone = self.layout.discard
+                if not any(tr.last_t == t and zone.contains(*tr.xy) for tr in self._tracks):
+                    # Seen carried off, and the recogniser sees nothing on the pile
+                    # (it may miss the card below, a wild on a dark heap): taken back.
+                    return self._take_back(top, [], t)
+            return []
+        if self._below_since is None:
+            self._below_since = t
+        self._below_seen_t = t
+        # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
+        # while, or read it as the one below): three times as long.
+        wait = self.cfg.undo_s if top.left else self.cfg.unseen_undo_factor * self.cfg.undo_s
+        if t - self._top_seen_t < wait or t - self._below_since < self.cfg.rest_s:
+            return []
+        return self._take_back(top, below_tracks, t)
+
+    def _take_back(
+        self, top: PileEntry, below_tracks: list[Track], t: float
+    ) -> list[dict[str, object]]:
+        """The top play was taken back: an ``undo``, unless the tracker refused it."""
+        self._pile.pop()
+        self._top_seen_t = t
+        self._pile_changed_t = t
+        self._below_since = None
+        for tr in below_tracks:
+            tr.state = TrackState.PILE
+        if top.refused:
+            # The tracker never applied it; the card simply went back. Noted, not sent.
+            self.quiet_takebacks.append(t)
+            return []
+        return [{"type": "undo"}]

@@ -1,0 +1,176 @@
+"""The watcher's thresholds, in one place: distances in card lengths (the long side of
+a card, ``TableLayout.card_px``), times in seconds, areas in card faces.
+
+Every field has a default, the values the watcher was tuned with; a table may
+override any of them in its layout file (``uno-table calibrate-table``) under a
+``"watcher"`` object, read by :meth:`WatcherConfig.load`:
+
+.. code-block:: json
+
+    {"width": 640, "height": 480, "discard": [...], "draw": [...], "seats": [...],
+     "watcher": {"lost_s": 0.6, "min_confidence": 0.3}}
+
+>>> WatcherConfig.from_dict({"lost_s": 0.6}).lost_s
+0.6
+>>> WatcherConfig.from_dict({"lost": 0.6})
+Traceback (most recent call last):
+...
+ValueError: unknown watcher setting 'lost' (see vision/watcher_config.py)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
+
+    rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
+    still: float = 0.05  # "still" = all sightings over rest_s within this distance
+    lost_s: float = 0.45  # a track unseen this long is gone
+    match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
+    min_confidence: float = 0.25  # ignore weaker detections
+    group_s: float = 0.5  # wait at most this long for cards put down together
+    quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
+    swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
+    amend_s: float = 1.0  # a card of the last play seen this long after it: amend
+    undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
+    same_spot: float = 0.45  # a card this near a pile card's resting place is that card
+    draw_leave: float = 1.2  # a back this far from the draw pile has been drawn
+    votes: int = 25  # sightings used for a track's name
+    value_evidence: float = 0.1  # mean probability of a face of the play's value, to read it so
+    fan_evidence: float = 0.1  # mean probability, over fan_s, of a lower card of a fan
+    fan_s: float = 0.6  # how far back a play's lower cards are looked for
+    landed_unseen_s: float = 0.25  # a card lost this long as it reached the pile landed
+    strip_area: float = 0.07  # a new colour this large (in card faces) beside a play: a lower card
+    ink_area: float = 0.005  # a play with less new ink of its colour (in card faces) is none
+    own_color_change: float = 0.15  # or, put on its own colour, less change in its middle
+    lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
+    strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
+    strip_area_on_own: float = 0.05  # strip_area for a colour put on its own (the old top's)
+    fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
+    wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
+    clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play
+    twin_box: float = 0.25  # another value boxed this near a card as it is played: that card
+    lost_arrival_s: float = 1.5  # a heap box reading as a card lost on its way this long ago
+    beside_gap_s: float = 0.3  # a pile card seen this recently where a box lies: that card
+    below_gap_s: float = 0.4  # the card below unseen this long: its wait starts again
+    blind_undo_s: float = 1.0  # the top card carried off, nothing on the pile: undo
+    fan_width: float = 0.9  # cards carried in this near each other may be one fan
+    fan_travel: float = 0.3  # ... when both went this far together
+
+    # -- the rules: plays ---------------------------------------------------------------
+    sure_looks: int = 6  # a face read this often at ``clear_look`` was seen surely
+    new_card_vote: float = 0.5  # a resting face with less of its vote is no card yet
+    arrived_travel: float = 0.5  # a card that moved this far on the pile arrived there
+    second_copy_from: float = 0.9  # the top card's face first seen this far off it: a copy
+    pile_reach: float = 0.9  # a face this near a pile card of that face is that card
+    pile_depth: int = 60  # how many plays down the pile is looked into
+    recent_plays: int = 5  # the faces of the last plays are no fan card anywhere on the heap
+    quiet_play_vote: float = 0.7  # a card never seen moving needs this much of its vote
+    steady_vote: float = 0.6  # a face with this much of its vote is no string of misreadings
+    looks_s: float = 2.0  # the faces seen lately are kept this long (for a fan's cards)
+    remembered: int = 8  # lost backs and lost arrivals remembered for a while, at most
+    landed_sightings: int = 4  # a card lost as it landed was seen at least this often
+    landed_vote: float = 0.8  # ... with this much of its vote
+    landed_look: float = 0.8  # ... and one look this sure (or ``sure_looks``)
+    landed_reach: float = 0.6  # ... and lost this near the pile's centre
+    back_landed_sightings: int = 3  # a back from a seat on the pile, seen this often ...
+    back_landed_travel: float = 1.5  # ... and carried this far: maybe a wild
+    lost_arriving_vote: float = 0.8  # a card lost on its way in: this much of its vote ...
+    lost_arriving_look: float = 0.7  # ... one look this sure (or ``sure_looks``) ...
+    lost_arriving_reach: float = 2.0  # ... lost this near the pile's centre
+    lost_arrival_min_s: float = 0.2  # lost at least this long (not a missed frame)
+    take_over_reach: float = 2.0  # the heap box that takes it up lies this near
+    now_reads_looks: int = 3  # a box whose last looks all read a face reads it now
+    companion_gap_s: float = 0.3  # a card put down with others was seen this recently ...
+    companion_before_s: float = 1.5  # ... first seen at most this long before the first
+    companion_margin: float = 0.5  # ... within this margin of the discard zone
+    companion_travel: float = 0.3  # ... and came in this far with them
+    companion_first_s: float = 0.6  # ... or was first seen this near the first's time
+    group_sightings: int = 3  # a companion still moving joins the play if seen this often
+    fan_step: float = 0.2  # cards carried as a fan lie at least this far apart
+    fan_together: float = 0.5  # ... and their moves differ by at most this share
+    lost_twin_reach: float = 1.0  # one card boxed twice, one box lost: this far apart
+    seen_window_s: float = 1.0  # how well a card was seen: its looks over this time
+    twin_box_gap_s: float = 0.1  # a box of another value seen this recently at the top card
+    fan_after_play_s: float = 0.2  # a card first seen this long before a play may be in it
+    fan_reach: float = 0.8  # a fan's lower card lies this near one of its cards
+    fan_still: float = 0.12  # and its boxes keep to one place within this
+    ink_middle: float = 0.35  # new ink is looked for within this of a card's middle
+    strip_off_top: float = 0.2  # colour this near the top card's middle is that card's
+    fan_tail_beyond: float = 0.1  # a fan's tail lies at least this beyond its lowest card
+    fan_tail_angle_deg: float = 30.0  # ... within this angle of the fan's line
+    amend_before_s: float = 0.6  # a lower card first seen this long before the play amends it
+    seat_travel: float = 0.3  # a card first seen on the pile that moved this far: from there
+
+    # -- the rules: draws, take-backs ---------------------------------------------------
+    draw_gone_share: float = 0.5  # a back lost this share of ``lost_s`` ...
+    draw_gone_leave: float = 0.8  # ... this far from the draw pile was drawn
+    second_box_reach: float = 0.4  # a back only ever seen this near a longer one: its twin
+    leaving_from: float = 2.5  # a back first seen this near the draw pile ...
+    leaving_travel: float = 0.5  # ... moving this far ...
+    leaving_angle_deg: float = 35.0  # ... within this angle of straight away: drawn
+    off_pile_margin: float = 0.2  # a card of the top play seen beyond this: carried off
+    carried_off_from: float = 1.5  # a face first seen this near a top card ...
+    carried_off_travel: float = 0.3  # ... going this much farther away: carried off
+    unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
+
+    # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
+    predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead
+    gate_per_frame_gap: float = 4.0  # the gate grows this much per second between looks
+    gate_gap_cap_s: float = 0.25  # ... up to this time between looks
+    gate_speed_s: float = 0.5  # the predicted place's gate grows by speed x this x gap
+    moving_window_s: float = 0.1  # moving: farther than ``still`` within this time
+    other_face_reach: float = 0.35  # another face farther off a still card: another card
+    lost_in_flight_s: float = 0.2  # lost this long in flight, then another colour: no link
+    face_change_cost: float = 0.35  # link cost of another face (a flicker still links)
+    settled_cost: float = 0.25  # link cost of a settled card (a landing card links first)
+    still_cost: float = 0.05  # link cost of a card not moving
+    velocity_smoothing: float = 0.6  # weight of the newest step in a track's velocity
+    draw_margin: float = 0.8  # first seen this near the draw pile: it came from there
+    stitch_gap_s: float = 0.35  # a drawn card unseen at most this long may be found farther out
+    stitch_near_draw: float = 2.5  # ... when first seen this near the draw pile
+    stitch_pile_travel: float = 0.3  # a back that moved less, lying there ...
+    stitch_pile_s: float = 1.0  # ... this long, is the draw pile itself
+    stitch_pile_reach: float = 0.3  # a back this near the draw pile's centre is the pile
+    stitch_angle_deg: float = 30.0  # found farther out on the same ray, within this angle
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> WatcherConfig:
+        """The defaults with ``data``'s settings; a clear error for an unknown name or a
+        value that is no positive number."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in fields:
+                raise ValueError(f"unknown watcher setting {name!r} (see vision/watcher_config.py)")
+            kind = int if fields[name].type in ("int", int) else float
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"watcher setting {name!r} must be a number >= 0, not {value!r}")
+            if kind is int and value != int(value):
+                raise ValueError(f"watcher setting {name!r} must be a whole number, not {value!r}")
+            values[name] = kind(value)
+        return cls(**values)
+
+    @classmethod
+    def load(cls, path: str | Path) -> WatcherConfig:
+        """The ``"watcher"`` settings of a table layout file (the defaults without)."""
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text())
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{p}: not JSON ({exc.msg}, line {exc.lineno})") from exc
+        settings = data.get("watcher", {}) if isinstance(data, dict) else {}
+        if not isinstance(settings, dict):
+            raise ValueError(f'{p}: "watcher" is an object of settings')
+        try:
+            return cls.from_dict(settings)
+        except ValueError as exc:
+            raise ValueError(f"{p}: {exc}") from exc
