@@ -41,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` keys: see :data:`DEFAULTS`, plus ``LIVE``."""
-    from web import api, db, pages
+    from web import api, db, deck, pages
     from web.game import GameService
 
     app = Flask(__name__)
@@ -68,6 +68,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(deck.bp)
     return app
 
 

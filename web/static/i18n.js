@@ -53,6 +53,7 @@ window.I18N = {
     cam_starting: "starting", cam_lost: "lost, reconnecting", cam_ended: "the video has ended",
     cam_error: "not available", cam_none: "none",
     add_card: "Add a card",
+    deck_setup: "Deck setup",
     ev: {},
   },
   zh: {
@@ -105,6 +106,7 @@ window.I18N = {
     cam_starting: "启动中", cam_lost: "信号丢失，正在重连", cam_ended: "视频已结束",
     cam_error: "不可用", cam_none: "未连接",
     add_card: "添加一张牌",
+    deck_setup: "牌组设置",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
       uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",
