@@ -8,6 +8,7 @@ made here by setting four of them side by side, the way cards lie on a table.
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -394,20 +395,30 @@ def test_the_deck_setup_page_walk_through(page: Page, deck_app: Flask, tmp_path:
         expect(page.locator(".deck-photo polygon.card-box")).to_have_count(8)
         expect(page.locator("#deck-counts")).to_contain_text("8 cards named in 2 photos")
 
-        # Tap a misread card (on the photo) and pick its real name.
+        # Tap a misread card on the photo and pick its real name; the others by their chips.
         state = deck_app.test_client().get("/deck/api/state").json
-        photo = state["photos"][0]
-        card = next(c for c in photo["cards"] if c["proposed"] != tile_face(photo, c, faces))
-        right = tile_face(photo, card, faces)
-        page.locator(f'polygon[data-photo="{photo["id"]}"][data-card="{card["id"]}"]').click()
-        expect(page.locator("#dlg-face")).to_be_visible()
-        page.locator(f'#face-grid [data-face="{right}"]').click()
-        chip = page.locator(f'.chip[data-photo="{photo["id"]}"][data-card="{card["id"]}"]')
-        expect(chip).to_have_attribute("data-label", right)
-        expect(chip).to_have_class(re.compile(r"\bcorrected\b"))
+        wrong = [
+            (p, c, tile_face(p, c, faces))
+            for p in state["photos"]
+            for c in p["cards"]
+            if c["proposed"] != tile_face(p, c, faces)
+        ]
+        assert wrong, "expected the general read-out to misread this deck"
+        for n, (photo, card, right) in enumerate(wrong):
+            where = f'[data-photo="{photo["id"]}"][data-card="{card["id"]}"]'
+            page.locator(("polygon" if n == 0 else ".chip") + where).click()
+            expect(page.locator("#dlg-face")).to_be_visible()
+            page.locator(f'#face-grid [data-face="{right}"]').click()
+            chip = page.locator(".chip" + where)
+            expect(chip).to_have_attribute("data-label", right)
+            expect(chip).to_have_class(re.compile(r"\bcorrected\b"))
 
         page.locator("#btn-calibrate").click()
         expect(page.locator("#progress-box")).to_be_visible()
+        expect(page.locator("#progress")).to_have_attribute("value", re.compile(r"^0\.\d+|^0$"))
+        page.screenshot(
+            path=str(os.environ.get("UNO_TABLE_DECK_SCREENSHOT") or tmp_path / "deck-running.png")
+        )
         result = page.locator("#result")
         expect(result).to_contain_text(
             re.compile(r"Held-back cards: \d of 2 right before, \d of 2 after\."),
@@ -417,6 +428,9 @@ def test_the_deck_setup_page_walk_through(page: Page, deck_app: Flask, tmp_path:
         page.locator("#btn-use").click()
         expect(page.locator("#deck-status")).to_contain_text("In use: your deck")
         expect(page.locator("body")).to_have_attribute("data-deck-in-use", "true")
+        shot = os.environ.get("UNO_TABLE_DECK_SCREENSHOT")
+        if shot:
+            page.screenshot(path=shot.replace(".png", "-done.png"), full_page=True)
 
         page.locator("#btn-lang").click()
         expect(page.locator("h1")).to_have_text("牌组设置")
