@@ -39,7 +39,6 @@ PER_PHOTO = 4  # augmented crops per card: small, to stay fast
 JOB_TIMEOUT_S = 300.0
 
 needs_photos = pytest.mark.skipif(not MORE.is_dir(), reason=f"no photos in {MORE}")
-pytestmark = needs_photos
 
 
 def photo_path(face: str, k: int) -> Path:
@@ -150,6 +149,7 @@ def label_by_tile(client: FlaskClient, state: dict[str, Any], faces_of: dict[int
 # -- the API ------------------------------------------------------------------------
 
 
+@needs_photos
 def test_upload_proposes_names_and_a_tap_corrects_one(deck: FlaskClient) -> None:
     faces = FACES[:4]
     r = upload(deck, (table_photo(faces, 0), "table.jpg"))
@@ -193,6 +193,7 @@ def test_upload_proposes_names_and_a_tap_corrects_one(deck: FlaskClient) -> None
     assert r.status_code == 200 and r.json["photos"] == []
 
 
+@needs_photos
 def test_bad_input_gets_a_clear_message_and_changes_nothing(deck: FlaskClient) -> None:
     good = upload(deck, (table_photo(FACES[:4], 0), "table.jpg"))
     assert good.status_code == 201
@@ -260,6 +261,7 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(deck: FlaskClient) -
 
 
 def test_without_a_recogniser_the_page_says_so(client: FlaskClient) -> None:
+    assert b'href="/deck/"' in client.get("/").data  # the tablet links to it
     page = client.get("/deck/")
     assert page.status_code == 200 and b"Deck setup" in page.data
     assert client.get("/deck/api/state").json["available"] is False
@@ -277,6 +279,7 @@ def make_video(path: Path, frame: bytes, n: int = 12) -> Path:
     return path
 
 
+@needs_photos
 @pytest.mark.slow
 def test_calibrate_measures_held_back_cards_and_the_live_loop_uses_the_deck(
     models_dir: Path, tmp_path: Path
@@ -376,6 +379,7 @@ BROWSER_TIMEOUT = 15_000  # ms
 CALIBRATION_TIMEOUT = 240_000  # ms; two fits on two shared cores
 
 
+@needs_photos
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_deck_setup_page_walk_through(page: Page, deck_app: Flask, tmp_path: Path) -> None:
