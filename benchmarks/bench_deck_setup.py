@@ -39,7 +39,7 @@ CARDS_PER_TABLE = 4
 
 
 def table_photo(paths: list[Path]) -> bytes:
-    images = [cv2.imread(str(p)) for p in paths]
+    images: list[Any] = [cv2.imread(str(p)) for p in paths]
     h = max(i.shape[0] for i in images)
     w = max(i.shape[1] for i in images)
     images = [
@@ -93,10 +93,11 @@ def main() -> int:
                 headers=AUTH,
             )
             laid += len(group)
+            answer: dict[str, Any] = r.get_json()
             if r.status_code != 201:
-                print(f"table {n}: {r.json}")
+                print(f"table {n}: {answer}")
                 continue
-            photo = r.json["photos"][-1]
+            photo = answer["photos"][-1]
             faces = [p.parent.name for p in group]
             seen: set[int] = set()
             for card in photo["cards"]:
@@ -117,7 +118,7 @@ def main() -> int:
             print(r.json)
             return 1
         session_of(app).wait()
-        body = client.get("/deck/api/job").json
+        body: dict[str, Any] = client.get("/deck/api/job").get_json()
         result = body["result"]
         if result is None:
             print(body["job"])

@@ -184,7 +184,7 @@ class DeckSetup:
         live_rec = getattr(self.live, "active_recognizer", None)
         with self._lock:
             for rec in (self._rec, live_rec):
-                if hasattr(rec, "set_head"):  # not a stand-in (a video's true boxes)
+                if rec is not None and hasattr(rec, "set_head"):  # not a stand-in
                     if getattr(rec, "calibration", None) is not None:
                         rec.set_calibration(None)  # an older prototype calibration
                     rec.set_head(head)
