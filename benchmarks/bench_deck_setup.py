@@ -128,13 +128,17 @@ def main() -> int:
     print(f"  boxes per card laid out      {boxes / laid:.2f} ({boxes} boxes)")
     print(f"  names right as proposed      {right} of {laid} ({100 * right / laid:.1f}%)")
     print(f"  reading the photos           {read_s:.1f} s")
-    print(
-        f"  held-back cards right        {result['before']} of {n} before, "
-        f"{result['after']} of {n} after"
-    )
+    if n:
+        print(
+            f"  held-back cards right        {result['before']} of {n} before, "
+            f"{result['after']} of {n} after"
+        )
+    else:
+        print("  held-back cards              none (each face photographed once)")
+    then = ", then all" if n else ""
     print(
         f"  calibration                  {result['seconds']:.1f} s "
-        f"({result['trained']} cards fitted, {args.per_photo} crops each, then all)"
+        f"({result['trained']} cards fitted, {args.per_photo} crops each{then})"
     )
     return 0
 

@@ -141,14 +141,17 @@ class DeckSetup:
             x, y = augmented_embeddings(
                 rec, photos, per_photo, progress=lambda _s, d, t: progress("crops", d, t)
             )
-            n = len(train) * per_photo
             fit = HeadFit()
-            check = fit_head(
-                start, x[:n], y[:n], fit, progress=lambda s, t: progress("check", s, t)
-            )
             held_photos = photos[len(train) :]
-            before = _read_cards(rec, start, held_photos)
-            after = _read_cards(rec, check, held_photos)
+            before: list[str] = []
+            after: list[str] = []
+            if held_photos:  # the fit without them, to read them with
+                n = len(train) * per_photo
+                check = fit_head(
+                    start, x[:n], y[:n], fit, progress=lambda s, t: progress("check", s, t)
+                )
+                before = _read_cards(rec, start, held_photos)
+                after = _read_cards(rec, check, held_photos)
             deck: DeckHead = fit_head(start, x, y, fit, progress=lambda s, t: progress("fit", s, t))
             return before, after, deck
 

@@ -3,20 +3,20 @@
 The user lays cards out face up, photographs them (or grabs the camera's frame), and
 the recogniser proposes a name for every card it boxes. Each box the user keeps is
 a labelled card; the user corrects the wrong names (or drops a box) with a tap.
-Calibrating holds back part of those cards (:func:`held_back`), fits the deck on
-the rest, reads the held-back cards with the general read-out and with the fitted
-one, and fits again on every card for use. Any change to the photos or names after
-that asks for a new calibration.
+Calibrating holds back part of those cards (:func:`held_back`: second photos of
+faces), fits the deck on the rest, reads the held-back cards with the general
+read-out and with the fitted one, and fits again on every card for use. Any
+change to the photos or names after that asks for a new calibration.
 
 The vision work (reading an image, fitting, saving the deck) is done by a
 :class:`DeckVision` that the composition root hands the app as ``config["DECK"]``
 (``uno_table.deck_setup.DeckSetup``), so this package never imports ``vision``.
 
->>> held_back(["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7", "red-8"])
-[3, 7]
->>> held_back(["red-1", "red-2", "red-1", "red-3"])  # a second photo of a face goes first
+>>> held_back(["red-1", "red-2", "red-1", "red-3"])  # the second photo of red-1
 [2]
->>> held_back(["red-1"])
+>>> held_back(["a", "b", "a", "b", "a", "b", "c", "c"])  # 8 cards: 2, among 5 repeats
+[2, 4]
+>>> held_back(["red-1", "red-2", "red-3", "red-4"])  # each face once: nothing to measure on
 []
 """
 
@@ -33,10 +33,8 @@ from web.events import CARDS
 
 #: Photos one setup may hold (each kept as a JPEG of at most ~1600 px).
 MAX_PHOTOS = 80
-#: Every HELD_BACK_EVERY-th labelled card is held back to measure the fit (at least one).
+#: Up to one labelled card in HELD_BACK_EVERY is held back to measure the fit.
 HELD_BACK_EVERY = 4
-#: Fewest labelled cards a calibration takes: one to fit on, one held back.
-MIN_CARDS = 2
 #: The stages of a fit, in order, as reported to ``progress(stage, done, total)``.
 STAGES = ("crops", "check", "fit")
 
@@ -119,29 +117,22 @@ class DeckVision(Protocol):
 
 
 def held_back(labels: Sequence[str]) -> list[int]:
-    """Which of ``labels`` (in order) to hold back: every 4th card, at least one.
+    """Which of ``labels`` (in order) to hold back: one card in 4 (at least one), taken
+    evenly among the second (third, ...) photos of a face.
 
-    A face shown more than once has its later photos held back first, so that the
-    check reads new photos of faces the fit has seen; the rest come from every 4th
-    card. At least one card stays to fit on; fewer than two cards hold none back.
+    The check must read new photos of faces the fit has seen: a face's only photo,
+    held back, would be a face the deck was not fitted on (the deck in use is fitted
+    on every card), and would say nothing of it. With every face photographed once
+    there is nothing to hold back: the page asks for a second photo of some cards.
     """
-    n = len(labels)
-    if n < MIN_CARDS:
-        return []
-    k = max(1, n // HELD_BACK_EVERY)
     seen: set[str] = set()
     repeats: list[int] = []
     for i, face in enumerate(labels):
         if face in seen:
             repeats.append(i)
         seen.add(face)
-    picked = [repeats[j * len(repeats) // k] for j in range(k)] if len(repeats) >= k else repeats
-    for i in [*range(HELD_BACK_EVERY - 1, n, HELD_BACK_EVERY), *range(n - 1, -1, -1)]:
-        if len(picked) >= k:
-            break
-        if i not in picked:
-            picked.append(i)
-    return sorted(picked)
+    k = min(max(1, len(labels) // HELD_BACK_EVERY), len(repeats))
+    return [repeats[j * len(repeats) // k] for j in range(k)]
 
 
 @dataclass
@@ -374,10 +365,10 @@ class DeckSession:
             if self.job.state == "running":
                 raise DeckError("calibration is already running", 409)
             labelled = [c for _, c in self._labelled()]
-            if len(labelled) < MIN_CARDS:
+            if not labelled:
                 raise DeckError(
-                    f"calibration needs at least {MIN_CARDS} named cards (one is held back to "
-                    f"measure it); {len(labelled)} named so far: add photos or name the cards"
+                    "no named card to calibrate on: add photos of your cards, or name the "
+                    "cards of the photos (every box is marked 'not a card')"
                 )
             held_idx = set(held_back([c.face for c in labelled]))
             train = [c for i, c in enumerate(labelled) if i not in held_idx]

@@ -11,7 +11,7 @@
   Object.assign(window.I18N.en, {
     deck_title: "Deck setup",
     back_to_table: "← Table",
-    deck_help: "Lay your cards out face up on the table, apart from one another. Photograph them (several cards a photo) or take the camera's picture. Each card gets the name the recogniser reads: tap a wrong one to correct it. Then calibrate.",
+    deck_help: "Lay your cards out face up on the table, apart from one another. Photograph them (several cards a photo) or take the camera's picture. Each card gets the name the recogniser reads: tap a wrong one to correct it. Photograph some cards a second time, moved: those second photos are held back to measure the calibration. Then calibrate.",
     upload: "Upload photos…",
     use_camera: "Take the camera's picture",
     start_over: "Start over",
@@ -23,6 +23,7 @@
     not_a_card: "Not a card",
     pick_face: "Card {n}: which card is it?",
     counts: "{n} cards named in {p} photos · {h} held back to measure the calibration",
+    counts_none: "{n} cards named in {p} photos · photograph some cards a second time to measure the calibration",
     no_photos: "No photo yet.",
     n_cards: "{n} cards",
     held_tag: "held back",
@@ -31,6 +32,7 @@
     stage_check: "fitting without the held-back cards",
     stage_fit: "fitting on every card",
     result_line: "Held-back cards: {b} of {n} right before, {a} of {n} after.",
+    result_none: "Calibrated. Nothing held back to measure it: each face was photographed once. Photograph some cards a second time (moved) to see how much it improved.",
     result_detail: "Calibrated on {t} cards ({f} faces) in {s} s. The deck you use is fitted on all {all} cards.",
     result_card: "{face}: {before} → {after}",
     failed: "Calibration failed: {m}",
@@ -43,7 +45,7 @@
   Object.assign(window.I18N.zh, {
     deck_title: "牌组设置",
     back_to_table: "← 牌桌",
-    deck_help: "把你的牌正面朝上摊在桌上，彼此分开。给它们拍照（一张照片可以有多张牌），或者用摄像头拍一张。识别器会给每张牌一个名字：点一下错的牌就能更正。然后开始校准。",
+    deck_help: "把你的牌正面朝上摊在桌上，彼此分开。给它们拍照（一张照片可以有多张牌），或者用摄像头拍一张。识别器会给每张牌一个名字：点一下错的牌就能更正。把部分牌挪动后再拍一次：这些照片会被留出来衡量校准效果。然后开始校准。",
     upload: "上传照片…",
     use_camera: "用摄像头拍一张",
     start_over: "重新开始",
@@ -55,6 +57,7 @@
     not_a_card: "不是牌",
     pick_face: "第 {n} 张：这是哪张牌？",
     counts: "{p} 张照片中已命名 {n} 张牌 · 留出 {h} 张用来衡量校准效果",
+    counts_none: "{p} 张照片中已命名 {n} 张牌 · 把部分牌再拍一次，才能衡量校准效果",
     no_photos: "还没有照片。",
     n_cards: "{n} 张牌",
     held_tag: "留出",
@@ -63,6 +66,7 @@
     stage_check: "不用留出的牌进行拟合",
     stage_fit: "用全部牌进行拟合",
     result_line: "留出的牌：校准前认对 {n} 张中的 {b} 张，校准后认对 {a} 张。",
+    result_none: "校准完成。没有留出的牌可以衡量：每种牌面只拍了一次。把部分牌挪动后再拍一次，就能看到提升了多少。",
     result_detail: "用 {t} 张牌（{f} 种牌面）校准，用时 {s} 秒。实际使用的牌组用全部 {all} 张牌拟合。",
     result_card: "{face}：{before} → {after}",
     failed: "校准失败：{m}",
@@ -166,12 +170,14 @@
     unavailable.textContent = state.available ? "" : t("unavailable", { m: "no recogniser" });
     const photos = $("#photos");
     photos.replaceChildren(...state.photos.map(renderPhoto));
-    $("#deck-counts").textContent = state.photos.length
-      ? t("counts", { n: state.labelled, p: state.photos.length, h: state.held_back })
-      : t("no_photos");
+    $("#deck-counts").textContent = !state.photos.length ? t("no_photos")
+      : t(state.held_back || !state.labelled ? "counts" : "counts_none",
+        { n: state.labelled, p: state.photos.length, h: state.held_back });
     renderJob(state.job, state.result);
     $("#btn-use").disabled = !state.can_use;
     const deck = state.deck || {};
+    // Without a camera (--source none) the photos come from uploads only.
+    if (!deck.camera) $("#btn-camera").disabled = true;
     $("#deck-status").textContent = deck.in_use ? t("deck_in_use", { path: deck.deck_file }) : t("deck_general");
     document.body.dataset.deckInUse = String(!!deck.in_use);
     document.body.dataset.labelled = String(state.labelled);
@@ -237,7 +243,9 @@
     } else if (result) {
       out.hidden = false;
       out.className = "deck-result" + (result.after < result.before ? " bad" : "");
-      out.textContent = t("result_line", { b: result.before, a: result.after, n: result.held_back });
+      out.textContent = result.held_back
+        ? t("result_line", { b: result.before, a: result.after, n: result.held_back })
+        : t("result_none");
       list.append(el("li", { class: "muted" }, t("result_detail", { t: result.trained, f: result.faces,
         s: result.seconds, all: result.trained + result.held_back })));
       result.cards.forEach((c) => list.append(el("li", { class: c.after === c.face ? "right" : "wrong" },
