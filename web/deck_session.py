@@ -183,14 +183,15 @@ class Job:
     error: str = ""
     started: float = 0.0
     seconds: float = 0.0
+    stages: tuple[str, ...] = STAGES  # without held-back cards there is no "check"
 
     def fraction(self) -> float:
         if self.state == "done":
             return 1.0
-        if self.state != "running" or self.stage not in STAGES:
+        if self.state != "running" or self.stage not in self.stages:
             return 0.0
         part = self.done / self.total if self.total else 0.0
-        return round((STAGES.index(self.stage) + part) / len(STAGES), 3)
+        return round((self.stages.index(self.stage) + part) / len(self.stages), 3)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -375,7 +376,8 @@ class DeckSession:
             held = [c for i, c in enumerate(labelled) if i in held_idx]
             self.result = None
             self._deck = None
-            self.job = Job(state="running", stage=STAGES[0], started=time.monotonic())
+            stages = STAGES if held else tuple(s for s in STAGES if s != "check")
+            self.job = Job("running", stages[0], started=time.monotonic(), stages=stages)
             job = self.job
             self._thread = threading.Thread(
                 target=self._run, args=(vision, job, train, held, per), name="deck-fit", daemon=True
