@@ -85,6 +85,8 @@ class LiveRunner:
         self._camera: dict[str, Any] = {"state": "starting", "message": "starting up"}
         self._recognition: dict[str, Any] = {"available": False, "message": "loading the model"}
         self._frame: Any = None  # annotated BGR image
+        self._raw: Any = None  # the same frame as it came (deck setup)
+        self.active_recognizer: Any = None  # the loop's recogniser once loaded (deck setup)
         self._frame_index = -1
         self._jpeg: tuple[int, bytes] | None = None
         self._seat_cards: dict[str, list[str]] = {}
@@ -114,6 +116,11 @@ class LiveRunner:
                     return self._jpeg
                 self._jpeg = (self._frame_index, buf.tobytes())
             return self._jpeg
+
+    def camera_frame(self) -> Any:
+        """The latest frame as it came from the camera (BGR, not annotated), or None."""
+        with self._lock:
+            return self._raw
 
     def status(self) -> dict[str, Any]:
         with self._lock:
@@ -208,6 +215,7 @@ class LiveRunner:
             return
         self._source = source.start()
         recognizer = self.recognizer or self._load_recognizer()
+        self.active_recognizer = recognizer
         if self.recognizer is not None:
             self._set(available=True, message="recognising cards")
         session = None if recognizer is None else self._make_session(recognizer)
@@ -336,6 +344,7 @@ class LiveRunner:
         )
         with self._lock:
             self._frame = out
+            self._raw = image
             self._frame_index = index
 
 
@@ -361,6 +370,7 @@ def build_app(
 
     ``opening`` events (e.g. the demo's deal) are submitted before the camera starts.
     """
+    from uno_table.deck_setup import DeckSetup
     from web import NoLive, create_app, service_of
     from web.store import Store
 
@@ -388,6 +398,7 @@ def build_app(
             "NEW_MATCH": new_match,
             "LIVE": runner or NoLive("no video source (--source none)"),
             "VIDEO_FPS": video_fps,
+            "DECK": DeckSetup(models_dir, live=runner),
         }
     )
     service = service_of(app)

@@ -76,7 +76,7 @@ def _security_headers(response: Response) -> Response:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` keys: see :data:`DEFAULTS`, plus ``LIVE``."""
-    from web import api, db, pages
+    from web import api, db, deck, pages
     from web.game import GameService
 
     app = Flask(__name__)
@@ -105,6 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.after_request(_security_headers)
+    app.register_blueprint(deck.bp)
     return app
 
 

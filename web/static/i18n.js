@@ -64,6 +64,7 @@ window.I18N = {
     no_winner: "No one has an empty hand yet: enter the cards each player holds.",
     standing: "Standing",
     recognition_behind: "Card recognition is falling behind ({ms} ms per frame; the camera sends one every {interval} ms): plays may be missed. Lower the camera's resolution or frame rate, or close other programs.",
+    deck_setup: "Deck setup",
     ev: {
       round: "Deal", flip: "Flip", play: "Play", color: "Color", draw: "Draw", pass: "Pass",
       uno: "UNO", catch: "Catch", challenge: "Challenge", undo: "Undo", "end-round": "End of round",
@@ -130,6 +131,7 @@ window.I18N = {
     no_winner: "还没有人手牌为空：请输入每位玩家手里的牌。",
     standing: "排名",
     recognition_behind: "卡牌识别跟不上（每帧 {ms} 毫秒；摄像头每 {interval} 毫秒送来一帧）：可能会漏掉出牌。请降低摄像头的分辨率或帧率，或关闭其他程序。",
+    deck_setup: "牌组设置",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
       uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",
