@@ -60,12 +60,21 @@ SECURITY_HEADERS: dict[str, str] = {
 class BodyRequest(Request):
     """Reads one byte past ``MAX_CONTENT_LENGTH``, so a chunked body (no
     ``Content-Length``) over the limit is seen to be too long (413 from
-    :func:`web.api.json_body`) rather than cut at the limit."""
+    :func:`web.api.json_body`) rather than cut at the limit. A view may raise the
+    limit for its own request (the deck setup's photo uploads)."""
+
+    _own_limit: int | None = None
 
     @property  # type: ignore[misc]
     def max_content_length(self) -> int | None:  # type: ignore[override]
-        limit = current_app.config.get("MAX_CONTENT_LENGTH") if current_app else None
+        limit = self._own_limit
+        if limit is None:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH") if current_app else None
         return None if limit is None else int(limit) + 1
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._own_limit = value
 
 
 def _security_headers(response: Response) -> Response:
