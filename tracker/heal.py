@@ -1,0 +1,654 @@
+"""Self-healing: one missed or misread event costs at most one alert, never a cascade.
+
+A :class:`Healer` wraps a :class:`~tracker.game.Game`. An event the game would refuse
+(out of turn, illegal card, penalty pending, a pass with no draw, a colour with no wild
+on top...) is first explained: the smallest set of missed events that makes it legal
+(a play by the player on turn, a draw, a pending penalty taken, a pass, a colour
+named, a take-back, a misread card) is searched by trying candidates on the game and
+taking them back. The inferred events are applied marked ``"inferred": true``, then
+the real event. When no single explanation is clear, the best one is applied all the
+same (later events are judged against it) and ONE ``ask-referee`` alert offers the
+others as a one-tap fix (:meth:`Healer.resolve`). The camera's view of the pile
+(:meth:`Healer.observe_top`) is evidence: a card seen on top, steadily, that the record
+does not show names the missed play.
+
+>>> from tracker.rules import preset
+>>> healer = Healer(Game(preset("official")))
+>>> _ = healer.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
+>>> _ = healer.apply({"type": "flip", "card": "red-5"})
+>>> healed = healer.apply({"type": "play", "card": "blue-9", "player": "Bob"})
+>>> healed.ok, [e["type"] for e in healed.inferred], healed.codes
+(True, ['play'], ['ask-referee'])
+>>> healed.alerts[0].message()
+"Did Ann play red-9? (Recorded so; tap to correct. Or: Bob played out of turn: it is Ann's turn.)"
+>>> healer.resolve(1).codes   # the referee: no, Bob played out of turn
+['out-of-turn']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tracker.cards import COLORS, Card, CardError, parse_card
+from tracker.game import Game, Verdict
+
+Event = dict[str, Any]
+
+#: Event types whose refusal may come from a missed event.
+HEALABLE: Final = frozenset({"play", "draw", "pass", "color", "flip"})
+#: Refusals a missed event explains (alert codes, and ``bad-event`` reasons).
+MISS_CODES: Final = frozenset({"out-of-turn", "illegal-card", "penalty-pending"})
+MISS_REASONS: Final = frozenset(
+    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over"}
+)
+ASK: Final = "ask-referee"
+WILDS: Final = frozenset({"wild", "wild-draw4"})
+_STATE_KEYS: Final = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
+
+
+@dataclass(frozen=True)
+class HealSettings:
+    """Costs of the explanations (lower is likelier) and how the camera's view counts.
+
+    An explanation within ``margin`` of the best one that leaves another state is a
+    rival: the referee is asked. A play of a card nobody saw is a guess: always asked.
+    """
+
+    seen_play: float = 0.5  # a play of the card the camera saw on top
+    misread: float = 0.75  # the last card read wrong; the camera shows the right one
+    penalty: float = 0.75  # a pending draw penalty taken: it was owed
+    draw: float = 1.25  # a turn's draw (its pass is implied by the next play)
+    passed: float = 0.25
+    color: float = 1.0  # the colour named for the wild on top was another
+    retract: float = 1.0  # the last play was taken back
+    guess: float = 2.0  # a card nobody saw
+    as_judged: float = 2.0  # no miss: the event is the player's own mistake
+    contradicted: float = 1.5  # added where the camera's view says otherwise
+    margin: float = 1.0
+    top_sightings: int = 3  # sightings in a row that make a seen top steady ...
+    top_steady_s: float = 0.4  # ... over at least this long
+    top_patience_s: float = 2.0  # a steady top unlike the record's this long: heal
+    rewrite_depth: int = 4  # a misread card is looked for this far back in the log
+    max_options: int = 4  # options offered to the referee
+
+
+@dataclass
+class _Option:
+    """One explanation: inferred events (after rewriting one past event) and its cost."""
+
+    kind: str
+    events: list[Event]
+    cost: float
+    guessed: bool = False
+    rewrite: tuple[int, list[Event]] | None = None  # (index in the log, events put instead)
+    seen: str | None = None  # the camera-seen card it accounts for
+    state: tuple[Any, ...] = ()
+    as_judged: Verdict | None = None
+
+    def base(self, at: int) -> int:
+        """How far back in a log of ``at`` events this explanation reaches."""
+        undos = sum(1 for e in self.events if e["type"] == "undo")
+        return min(at - undos, self.rewrite[0] if self.rewrite is not None else at)
+
+    def texts(self) -> tuple[str, str, str]:
+        """(question in English, statement in English, statement in Chinese)."""
+        return _texts(self)
+
+
+class AskReferee:
+    """The alert that asks the referee: same shape as :class:`tracker.messages.Alert`."""
+
+    code = ASK
+    variant = None
+
+    def __init__(self, player: str | None, options: list[_Option], question_id: int) -> None:
+        self.player = player
+        first = options[0].texts()
+        self._en = f"{first[0]} (Recorded so; tap to correct. Or: " + "; ".join(
+            o.texts()[1] for o in options[1:]
+        )
+        self._zh = f"{first[2]}？（已这样记录；可一键更正。也可能：" + "；".join(
+            o.texts()[2] for o in options[1:]
+        )
+        labels = [
+            {"index": i, "en": o.texts()[1], "zh": o.texts()[2]} for i, o in enumerate(options)
+        ]
+        self.params: dict[str, Any] = {"question": question_id, "options": labels}
+
+    def message(self, language: str = "en") -> str:
+        return self._zh + "。）" if language == "zh" else self._en + ".)"
+
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        messages = {"en": self.message("en"), "zh": self.message("zh")}
+        return {
+            "code": ASK,
+            "player": self.player,
+            "message": messages.get(language, messages["en"]),
+            "params": dict(self.params),
+            "messages": messages,
+        }
+
+    def __repr__(self) -> str:
+        return f"AskReferee({self.player!r}, {self.params['options']!r})"
+
+
+class Healed:
+    """What one input did: ``steps`` (each event applied to the game, with its verdict,
+    in order: store them all) and the verdict-like answer for the input itself."""
+
+    def __init__(self, steps: list[tuple[Event, Verdict]], final: Verdict, ok: bool) -> None:
+        self.steps = steps
+        self.ok = ok
+        self.seq = final.seq
+        self.state = final.state
+        self.alerts: list[Any] = list(final.alerts)
+        self.kind: str | None = None  # the explanation applied, when one was
+
+    @property
+    def inferred(self) -> list[Event]:
+        return [e for e, _ in self.steps if e.get("inferred")]
+
+    @property
+    def codes(self) -> list[str]:
+        return [a.code for a in self.alerts]
+
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        out = {
+            "seq": self.seq,
+            "ok": self.ok,
+            "alerts": [a.to_json(language) for a in self.alerts],
+            "state": self.state,
+        }
+        if self.kind is not None:
+            out["healed"] = self.kind
+            out["inferred"] = self.inferred
+        return out
+
+    def __repr__(self) -> str:
+        return f"Healed(ok={self.ok}, alerts={self.codes}, inferred={self.inferred})"
+
+
+@dataclass
+class _Question:
+    """An open question: how to put the log back as it was, and the options."""
+
+    base: int  # the log is cut back to this length ...
+    tail: list[Event]  # ... and these events applied again, to undo the healing
+    end: int  # the log's length right after the healing
+    event: Event | None  # the real event (None: healed from the camera's view alone)
+    options: list[_Option]
+
+
+class Healer:
+    """A game that heals itself from missed events; see the module docstring."""
+
+    def __init__(self, game: Game, settings: HealSettings | None = None) -> None:
+        self.game = game
+        self.settings = settings or HealSettings()
+        self.question: _Question | None = None
+        self._asked = 0
+        self._top: str | None = game.state_json()["top"]
+        self._saw_top = False  # the camera has seen the record's top steadily
+        self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
+        self._ignored: set[str] = set()  # refused cards still lying on the pile
+        self._run: tuple[str | None, float, int] = (None, 0.0, 0)
+        self._handled: tuple[str | None, float] = (None, 0.0)
+
+    # ------------------------------------------------------------------ public API
+
+    def apply(self, event: object) -> Healed:
+        """Judge one event; heal a refusal that a missed event explains."""
+        game = self.game
+        if not isinstance(event, dict) or event.get("type") not in HEALABLE:
+            return self._plain(event)
+        log = game.events
+        at, seq, turn = len(log), game.seq, game.state_json()["turn"]
+        verdict = game.apply(event)
+        if self._duplicate(event, verdict, log[-1] if log else None, turn):
+            self._restore(at, [], seq)
+            game.seq = seq + 1
+            healed = Healed([], verdict, False)
+            healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
+            return self._done(healed)
+        if verdict.ok or not _missable(verdict):
+            if not verdict.ok:
+                self._ignored.update(c.name for c in _cards(event))
+            return self._done(Healed([(event, verdict)], verdict, verdict.ok))
+        self._restore(at, [], seq)
+        return self._decide(event, self._explain(event, verdict), at, seq)
+
+    def undo(self) -> Healed:
+        """Take back the last event, inferred or not (``{"type": "undo"}``)."""
+        return self.apply({"type": "undo"})
+
+    def observe_top(self, card: str | None, t: float) -> Healed | None:
+        """The card the camera sees on top of the discard pile at time ``t`` (None: no
+        card seen, or a hand over the pile). A steady top unlike the record's for
+        ``top_patience_s`` is healed: the missed play inferred, or the referee asked."""
+        if card is None:
+            return None
+        name, since, count = self._run
+        self._run = (name, since, count + 1) if card == name else (card, t, 1)
+        name, since, count = self._run
+        steady = count >= self.settings.top_sightings and t - since >= self.settings.top_steady_s
+        if not steady or card in self._ignored:
+            return None
+        if card == self._top:
+            self._saw_top = True
+            return None
+        self._seen.pop(card, None)
+        self._seen[card] = None
+        if t - since < self.settings.top_patience_s or self._handled == (card, since):
+            return None
+        self._handled = (card, since)
+        at, seq = len(self.game.events), self.game.seq
+        options = [o for o in self._top_options(card) if self._try(o, None, at, seq, card)]
+        return self._decide(None, options, at, seq) if options else None
+
+    def resolve(self, index: int) -> Healed:
+        """The referee's one tap: option ``index`` of the open question is what happened
+        (0 is the one applied). The undos and events it takes are in ``steps``.
+
+        Raises ``LookupError`` when no question is open or ``index`` is no option.
+        """
+        q = self.question
+        if q is None or not 0 <= index < len(q.options):
+            raise LookupError(f"no open question with an option {index}")
+        game = self.game
+        later = game.events[q.end :]
+        steps: list[tuple[Event, Verdict]] = []
+        self._restore(q.base, q.tail, None, steps)
+        final = self._commit(q.options[index], q.event, steps)
+        ok = final.ok
+        for event in later:
+            final = game.apply(event)
+            steps.append((event, final))
+        self.question = None
+        healed = Healed(steps, final, ok)
+        healed.kind = q.options[index].kind
+        return self._done(healed)
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, event: Event, verdict: Verdict) -> list[_Option]:
+        game, s = self.game, self.settings
+        state = game.state_json()
+        at, seq = len(game.events), game.seq
+        turn, cards = state["turn"], _cards(event)
+        options: list[_Option] = []
+        if state["phase"] == "play" and turn is not None:
+            if state["pending_draw"]:
+                draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
+                options.append(_Option("penalty", [draw], s.penalty))
+            else:
+                draw, passed = {"type": "draw", "player": turn}, {"type": "pass", "player": turn}
+                options.append(_Option("draw", [draw], s.draw))
+                options.append(_Option("draw", [draw, passed], s.draw + s.passed))
+                options.append(_Option("pass", [passed], s.passed))
+                actor = event.get("player")
+                if isinstance(actor, str) and actor != turn and event.get("type") != "draw":
+                    # The actor drew first (the pass of the player on turn implied).
+                    own = {"type": "draw", "player": actor}
+                    options.append(_Option("draw", [own], s.draw))
+                    options.append(_Option("draw", [passed, own], s.draw + s.passed))
+            for card, color, seen in self._guesses(event, state):
+                play: Event = {"type": "play", "card": card, "player": turn}
+                if color is not None:
+                    play["color"] = color
+                cost = s.seen_play if seen else s.guess
+                shown = card if seen else None
+                options.append(_Option("play", [play], cost, not seen, seen=shown))
+                # Or the player on turn drew and passed, and the next one played it.
+                later = {k: v for k, v in play.items() if k != "player"}
+                after_pass = [{"type": "pass", "player": turn}, later]
+                options.append(_Option("play", after_pass, cost + s.passed, not seen, seen=shown))
+            if state["top"] in WILDS and cards and cards[0].color is not None:
+                options.append(
+                    _Option("color", [{"type": "color", "color": cards[0].color}], s.color)
+                )
+            log = game.events
+            if log and log[-1].get("type") == "play":
+                options.append(_Option("retract", [{"type": "undo"}], s.retract))
+            options += self._misreads(cards, list(self._seen))
+        elif state["phase"] == "round-over" and game.events[-1].get("type") == "play":
+            # The player who went out still holds a card: a draw of theirs was missed.
+            last = game.events[-1]
+            draw = {"type": "draw", "player": last.get("player"), "inferred": True}
+            options.append(_Option("late-draw", [], s.draw, rewrite=(at - 1, [draw, last])))
+        elif state["phase"] == "flip" and event.get("type") == "play" and cards:
+            for card in [*self._seen, *_bridges(cards[0], None, None)]:
+                seen = card in self._seen
+                flip = {"type": "flip", "card": card}
+                cost = s.seen_play if seen else s.guess
+                options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
+        options = self._weigh(options, {c.name for c in cards})
+        # A refusal for a rule (not an impossible event) may be the player's own mistake.
+        ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
+        cost = s.as_judged + (0.0 if ruled else s.contradicted)
+        options.append(_Option("as-judged", [], cost, as_judged=verdict))
+        return [o for o in options if self._try(o, event, at, seq, None)]
+
+    def _weigh(self, options: list[_Option], played: set[str]) -> list[_Option]:
+        """The camera's view: a steady top nothing explains, or a guess it contradicts."""
+        s = self.settings
+        unexplained = [c for c in self._seen if c not in played]
+        for option in options:
+            guess_against_view = (
+                option.guessed
+                and self._saw_top
+                and option.kind == "play"
+                and not _same_card(option, self._top)
+            )
+            if (unexplained and option.seen is None) or guess_against_view:
+                option.cost += s.contradicted
+        return options
+
+    def _guesses(self, event: Event, state: dict[str, Any]) -> list[tuple[str, str | None, bool]]:
+        """Cards the player on turn may have played unseen: (card, colour, seen)."""
+        cards = _cards(event)
+        names = {c.name for c in cards}
+        real = cards[0] if cards else None
+        wild_color = (
+            None if event.get("type") == "color" else (real and real.color) or state["color"]
+        )
+        out = [(c, wild_color if c in WILDS else None, True) for c in self._seen if c not in names]
+        for name in _bridges(real, _card(state["top"]), state["color"]):
+            if name not in self._seen:
+                out.append((name, wild_color if name in WILDS else None, False))
+        return out
+
+    def _misreads(self, cards: list[Card], seen: list[str]) -> list[_Option]:
+        """The last card laid (a flip or a one-card play, a few events back) was another."""
+        s, log = self.settings, self.game.events
+        found = None
+        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 0) - 1, -1):
+            old = log[index]
+            if old.get("type") in ("flip", "play") and isinstance(old.get("card"), str):
+                found = index
+                break
+            if old.get("type") in ("round", "undo", "play"):
+                return []
+        if found is None:
+            return []
+        old = log[found]
+        was = _card(old["card"])
+        guesses = _bridges(cards[0], was, None, misread=True) if cards else []
+        out = []
+        for name in dict.fromkeys([*seen, *guesses]):
+            if name == old["card"]:
+                continue
+            is_seen = name in seen
+            cost = s.guess
+            if is_seen:
+                cost = s.misread + (s.contradicted if self._saw_top else 0.0)
+            fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
+            option = _Option("misread", [], cost, not is_seen, (found, [fixed]))
+            option.seen = name if is_seen else None
+            out.append(option)
+        return out
+
+    def _top_options(self, card: str) -> list[_Option]:
+        """Explanations of a steady top ``card`` that the record does not show."""
+        s, state = self.settings, self.game.state_json()
+        turn, out = state["turn"], []
+        if state["phase"] == "flip":
+            out.append(_Option("flip", [{"type": "flip", "card": card}], s.seen_play, seen=card))
+        if state["phase"] != "play" or turn is None:
+            return out
+        play: Event = {"type": "play", "card": card, "player": turn}
+        cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
+        out.append(_Option("play", [play], cost, seen=card))
+        # The player on turn drew and passed; the next one played it.
+        after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
+        out.append(_Option("play", after_pass, cost + s.passed, seen=card))
+        if state["pending_draw"]:
+            draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
+            after = {"type": "play", "card": card}
+            out.append(_Option("penalty", [draw, after], cost + s.penalty, seen=card))
+        log = self.game.events
+        if log and log[-1].get("type") == "play":
+            out.append(_Option("retract", [{"type": "undo"}], s.retract, seen=card))
+        return out + self._misreads([], [card])
+
+    # ------------------------------------------------------------------ trying and choosing
+
+    def _try(
+        self, option: _Option, event: Event | None, at: int, seq: int, top: str | None
+    ) -> bool:
+        """Apply ``option`` (then ``event``), note the state, and take it all back."""
+        base = option.base(at)
+        tail = self.game.events[base:at]
+        steps: list[tuple[Event, Verdict]] = []
+        final = self._commit(option, event, steps)
+        fine = all(v.ok and not v.alerts for _, v in steps[:-1])
+        fine = fine and (option.as_judged is not None or (final.ok and not final.alerts))
+        if top is not None:
+            fine = fine and self.game.state_json()["top"] == top
+        option.state = _key(self.game)
+        self._restore(base, tail, seq)
+        return fine
+
+    def _commit(
+        self, option: _Option, event: Event | None, steps: list[tuple[Event, Verdict]]
+    ) -> Verdict:
+        """Apply an option's rewrite and inferred events, then ``event``; the last verdict."""
+        game = self.game
+        if option.rewrite is not None:
+            index, fixed = option.rewrite
+            later = game.events[index + 1 :]
+            self._restore(index, [], None, steps)
+            steps += [(new, game.apply(new)) for new in fixed]
+            steps += [(old, game.apply(old)) for old in later]
+        for template in option.events:
+            inferred = {**template, "inferred": True}
+            if inferred["type"] in ("play", "draw", "pass") and "player" not in inferred:
+                inferred["player"] = game.state_json()["turn"]
+            steps.append((inferred, game.apply(inferred)))
+        if event is not None:
+            steps.append((event, game.apply(event)))
+        if not steps:
+            raise ValueError("an explanation with nothing to apply")
+        return steps[-1][1]
+
+    def _restore(
+        self,
+        base: int,
+        tail: list[Event],
+        seq: int | None,
+        steps: list[tuple[Event, Verdict]] | None = None,
+    ) -> None:
+        """Undo down to ``base`` events, then apply ``tail`` again; ``seq`` restores the
+        game's counter (a trial leaves no trace), else the undos go to ``steps``."""
+        game = self.game
+        while len(game.events) > base:
+            undo = {"type": "undo"}
+            verdict = game.apply(undo)
+            if steps is not None:
+                steps.append((undo, verdict))
+        for event in tail:
+            verdict = game.apply(event)
+            if steps is not None:
+                steps.append((event, verdict))
+        if seq is not None:
+            game.seq = seq
+
+    def _decide(self, event: Event | None, options: list[_Option], at: int, seq: int) -> Healed:
+        """Apply the best explanation; ask the referee when it is a guess or has rivals."""
+        s, game = self.settings, self.game
+        by_state: dict[tuple[Any, ...], _Option] = {}
+        for option in sorted(options, key=lambda o: (o.cost, o.as_judged is not None)):
+            by_state.setdefault(option.state, option)
+        best, *others = by_state.values()
+        rivals = [o for o in others if o.cost < best.cost + s.margin]
+        base = min(o.base(at) for o in [best, *rivals])
+        tail = game.events[base:at]
+        steps: list[tuple[Event, Verdict]] = []
+        final = self._commit(best, event, steps)
+        healed = Healed(steps, final, final.ok)
+        if best.as_judged is None:
+            healed.kind = best.kind
+        elif event is not None:
+            self._ignored.update(c.name for c in _cards(event))
+        if rivals or best.guessed:
+            self._asked += 1
+            options = [best, *rivals[: s.max_options - 1]]
+            self.question = _Question(base, tail, len(game.events), event, options)
+            player = event.get("player") if event is not None else None
+            who = player if isinstance(player, str) else final.state.get("turn")
+            healed.alerts = [AskReferee(who, options, self._asked)]
+        return self._done(healed)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _duplicate(self, event: Event, verdict: Verdict, last: Event | None, turn: Any) -> bool:
+        """A play reported twice: the same cards as the last play, by the same player,
+        and not a legal play of another copy by the player on turn."""
+        if event.get("type") != "play" or last is None or last.get("type") != "play":
+            return False
+        if _cards(last) != _cards(event):
+            return False
+        who, before = event.get("player"), last.get("player")
+        if who is not None and before is not None and who != before:
+            return False
+        return not verdict.ok or (who is not None and who != turn)
+
+    def _plain(self, event: object) -> Healed:
+        verdict = self.game.apply(event)
+        shown = event if isinstance(event, dict) else {"type": None}
+        q = self.question
+        if q is not None and len(self.game.events) < q.end:
+            self.question = None  # the healed events were taken back
+        return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
+
+    def _done(self, healed: Healed) -> Healed:
+        top = self.game.state_json()["top"]
+        if top != self._top:
+            self._top, self._saw_top = top, False
+            self._seen, self._ignored = {}, set()
+        return healed
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _missable(verdict: Verdict) -> bool:
+    for alert in verdict.alerts:
+        if alert.code in MISS_CODES:
+            continue
+        if alert.code == "bad-event" and alert.params.get("reason") in MISS_REASONS:
+            continue
+        return False
+    return bool(verdict.alerts)
+
+
+def _card(name: object) -> Card | None:
+    try:
+        return parse_card(name)
+    except CardError:
+        return None
+
+
+def _cards(event: Event) -> list[Card]:
+    names = event.get("cards") if event.get("cards") is not None else [event.get("card")]
+    if not isinstance(names, list):
+        return []
+    cards = [_card(n) for n in names]
+    return [c for c in cards if c is not None] if all(cards) else []
+
+
+def _bridges(
+    real: Card | None, top: Card | None, color: str | None, misread: bool = False
+) -> list[str]:
+    """Cards that may lie between ``top`` (of ``color``) and the card ``real`` played
+    next: one per kind of effect (number, skip, reverse, draw2, wild, wild-draw4).
+
+    With ``misread``, the cards ``top`` may have been misread from: its value in the
+    real card's colour, or its colour with the real card's value.
+    """
+    colors = [c for c in (color, real.color if real else None, top.color if top else None) if c]
+    values = [v for v in (top.value if top else None, real.value if real else None) if v]
+    if misread:
+        if real is None or top is None or top.color is None or real.color is None:
+            return []
+        return list(dict.fromkeys([f"{real.color}-{top.value}", f"{top.color}-{real.value}"]))
+    out = [
+        f"{c}-{v}"
+        for c in colors
+        for v in [*values, "skip", "reverse", "draw2", "5"]
+        if c in COLORS
+    ]
+    out = [n for n in dict.fromkeys(out) if _card(n) is not None]
+    return [*out, "wild", "wild-draw4"]
+
+
+def _same_card(option: _Option, top: str | None) -> bool:
+    """Does the option play a card identical to ``top`` (which the camera sees the same)?"""
+    return any(e.get("card") == top for e in option.events)
+
+
+def _design_state(game: Game) -> dict[str, Any]:
+    """The DESIGN.md state of ``game`` (turn, direction, top, color, pending, hands)."""
+    state = game.state_json()
+    return {k: state[k] for k in ("turn", "direction", "top", "color", "pending_draw", "hands")}
+
+
+def _key(game: Game) -> tuple[Any, ...]:
+    state = game.state_json()
+    return tuple(
+        tuple(sorted(state[k].items())) if isinstance(state[k], dict) else state[k]
+        for k in _STATE_KEYS
+    )
+
+
+_QUESTIONS: Final = {
+    "play": ("Did {p} play {card}?", "{p} played {card}", "{p} 出了 {card}"),
+    "draw": ("Did {p} draw a card?", "{p} drew a card", "{p} 摸了一张牌"),
+    "penalty": ("Did {p} take the penalty cards?", "{p} took the penalty cards", "{p} 摸了罚牌"),
+    "pass": ("Did {p} pass?", "{p} passed", "{p} 过牌"),
+    "color": (
+        "Was the colour named {color}?",
+        "the colour named was {color}",
+        "叫的颜色是 {color}",
+    ),
+    "retract": ("Was {card} taken back?", "{card} was taken back", "{card} 被收回了"),
+    "misread": (
+        "Was the card {card}, not {was}?",
+        "the card was {card}, not {was}",
+        "那张牌是 {card}，不是 {was}",
+    ),
+    "late-draw": (
+        "Did {p} draw a card before going out?",
+        "{p} drew a card before going out",
+        "{p} 出完之前摸过一张牌",
+    ),
+    "flip": ("Was the starter card {card}?", "the starter card was {card}", "第一张牌是 {card}"),
+}
+
+
+def _texts(option: _Option) -> tuple[str, str, str]:
+    if option.as_judged is not None:
+        alert = option.as_judged.alerts[0]
+        en, zh = alert.message("en").rstrip("."), alert.message("zh").rstrip("。")
+        return f"Or is it as judged: {en}?", en, zh
+    first = option.events[-1] if option.events else (option.rewrite or (0, [{}]))[1][0]
+    if option.kind == "draw" and len(option.events) > 1:
+        texts = (
+            "Did {p} draw a card and pass?",
+            "{p} drew a card and passed",
+            "{p} 摸了一张牌并过牌",
+        )
+    else:
+        texts = _QUESTIONS[option.kind]
+    if option.kind == "penalty":
+        first = option.events[0]
+    values = {
+        "p": first.get("player", "?"),
+        "card": first.get("card", option.seen or "?"),
+        "was": first.get("was", "?"),
+        "color": first.get("color", "?"),
+    }
+    return texts[0].format(**values), texts[1].format(**values), texts[2].format(**values)
+
+
+__all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]
