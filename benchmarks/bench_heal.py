@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tracker import COLORS, Game, preset  # noqa: E402
-from tracker.heal import HealSettings, Healer  # noqa: E402
+from tracker.heal import Healer, HealSettings  # noqa: E402
 from tracker.simulate import simulate  # noqa: E402
 
 Event = dict[str, Any]
@@ -78,6 +78,7 @@ class Fault:
     events: list[Event]  # the faulty stream
     truth_index: list[int]  # for each faulty event, the truth event it stands for
     at: int  # the truth index of the fault
+    card: str | None = None  # the card the referee names when a guess was wrong
 
 
 def faults(log: list[Event]) -> list[Fault]:
@@ -87,7 +88,15 @@ def faults(log: list[Event]) -> list[Fault]:
         typ = ev["type"]
         if typ in ("round", "end-round"):
             continue
-        out.append(Fault(f"drop {typ}", log[:i] + log[i + 1 :], [*range(i), *range(i + 1, n)], i))
+        out.append(
+            Fault(
+                f"drop {typ}",
+                log[:i] + log[i + 1 :],
+                [*range(i), *range(i + 1, n)],
+                i,
+                ev.get("card"),
+            )
+        )
         if typ == "play":
             out.append(
                 Fault(
@@ -122,6 +131,7 @@ def faults(log: list[Event]) -> list[Fault]:
                         [*log[:i], {**log[i], "card": card}, *log[i + 1 :]],
                         list(range(n)),
                         i,
+                        log[i]["card"],
                     )
                 )
     return out
@@ -177,16 +187,23 @@ def run(
 
     def tap_truth(options: int) -> None:
         nonlocal healer
-        for choice in range(options):
-            trial = copy.deepcopy(healer)
-            trial.resolve(choice)
-            # A guessed card may be corrected later: the top and colour are not compared.
-            if _loose(state_key(trial.game)) == _loose(truth[current]):
-                healer = trial
-                if trace:
-                    print("    referee taps", choice)
-                out.tapped_in_step = True
-                return
+        card = fault.card if fault else None
+        taps = [(c, card) for c in range(options) if card] + [(c, None) for c in range(options)]
+        # The referee taps what happened (naming the card where the guess was wrong); at
+        # worst an option right but for the top card (a card the next play covers).
+        for same in (lambda key: key, _loose):
+            for choice, named in taps:
+                trial = copy.deepcopy(healer)
+                try:
+                    trial.resolve(choice, named)
+                except ValueError:
+                    continue
+                if same(state_key(trial.game)) == same(truth[current]):
+                    healer = trial
+                    if trace:
+                        print("    referee taps", choice, named or "")
+                    out.tapped_in_step = True
+                    return
         out.tapped_in_step = False
 
     by_truth: dict[int, list[Event]] = defaultdict(list)
@@ -294,7 +311,8 @@ def main() -> int:
     )
     header = (
         f"{'mode':12} {'fault':18} {'n':>5} {'alerts/fault':>12} {'>1 alert':>8} "
-        f"{'asked':>6} {'in step by next play':>20} {'events to step (med/max)':>24} {'tap fixes':>9}"
+        f"{'asked':>6} {'in step by next play':>20} {'events to step (med/max)':>24} "
+        f"{'tap fixes':>9}"
     )
     print(header)
     for (mode, kind), outs in sorted(table.items()):

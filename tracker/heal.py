@@ -27,10 +27,10 @@ does not show names the missed play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from tracker.cards import COLORS, Card, CardError, parse_card
+from tracker.cards import COLORS, NUMBERS, Card, CardError, parse_card
 from tracker.game import Game, Verdict
 
 Event = dict[str, Any]
@@ -40,7 +40,7 @@ HEALABLE: Final = frozenset({"play", "draw", "pass", "color", "flip"})
 #: Refusals a missed event explains (alert codes, and ``bad-event`` reasons).
 MISS_CODES: Final = frozenset({"out-of-turn", "illegal-card", "penalty-pending"})
 MISS_REASONS: Final = frozenset(
-    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over"}
+    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over", "too-many-copies"}
 )
 ASK: Final = "ask-referee"
 WILDS: Final = frozenset({"wild", "wild-draw4"})
@@ -71,6 +71,8 @@ class HealSettings:
     top_patience_s: float = 2.0  # a steady top unlike the record's this long: heal
     rewrite_depth: int = 4  # a misread card is looked for this far back in the log
     max_options: int = 4  # options offered to the referee
+    remember_refused: int = 3  # refused events tried again with a later explanation
+    max_recounts: int = 6  # other readings tried per copy of a card the deck has no more of
 
 
 @dataclass
@@ -85,14 +87,16 @@ class _Option:
     seen: str | None = None  # the camera-seen card it accounts for
     state: tuple[Any, ...] = ()
     as_judged: Verdict | None = None
+    applied: list[Event] = field(default_factory=list)  # the inferred events, as tried
+    replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
 
     def base(self, at: int) -> int:
         """How far back in a log of ``at`` events this explanation reaches."""
         undos = sum(1 for e in self.events if e["type"] == "undo")
         return min(at - undos, self.rewrite[0] if self.rewrite is not None else at)
 
-    def texts(self) -> tuple[str, str, str]:
-        """(question in English, statement in English, statement in Chinese)."""
+    def texts(self) -> tuple[str, str, str, str]:
+        """(question, statement) in English, then in Chinese."""
         return _texts(self)
 
 
@@ -104,20 +108,18 @@ class AskReferee:
 
     def __init__(self, player: str | None, options: list[_Option], question_id: int) -> None:
         self.player = player
-        first = options[0].texts()
-        self._en = f"{first[0]} (Recorded so; tap to correct. Or: " + "; ".join(
-            o.texts()[1] for o in options[1:]
-        )
-        self._zh = f"{first[2]}？（已这样记录；可一键更正。也可能：" + "；".join(
-            o.texts()[2] for o in options[1:]
-        )
-        labels = [
-            {"index": i, "en": o.texts()[1], "zh": o.texts()[2]} for i, o in enumerate(options)
-        ]
+        texts = [o.texts() for o in options]
+        en_others = "; ".join(t[1] for t in texts[1:])
+        zh_others = "；".join(t[3] for t in texts[1:])
+        self._en = f"{texts[0][0]} (Recorded so; tap to correct."
+        self._en += f" Or: {en_others}.)" if en_others else ")"
+        self._zh = f"{texts[0][2]}（已这样记录；可一键更正。"
+        self._zh += f"也可能：{zh_others}。）" if zh_others else "）"
+        labels = [{"index": i, "en": t[1], "zh": t[3]} for i, t in enumerate(texts)]
         self.params: dict[str, Any] = {"question": question_id, "options": labels}
 
     def message(self, language: str = "en") -> str:
-        return self._zh + "。）" if language == "zh" else self._en + ".)"
+        return self._zh if language == "zh" else self._en
 
     def to_json(self, language: str = "en") -> dict[str, Any]:
         messages = {"en": self.message("en"), "zh": self.message("zh")}
@@ -194,6 +196,7 @@ class Healer:
         self._ignored: set[str] = set()  # refused cards still lying on the pile
         self._run: tuple[str | None, float, int] = (None, 0.0, 0)
         self._handled: tuple[str | None, float] = (None, 0.0)
+        self._refused: list[Event] = []  # refused events no explanation took yet
 
     # ------------------------------------------------------------------ public API
 
@@ -214,6 +217,8 @@ class Healer:
         if verdict.ok or not _missable(verdict):
             if not verdict.ok:
                 self._ignored.update(c.name for c in _cards(event))
+            elif event["type"] != "color":
+                self._refused = []
             return self._done(Healed([(event, verdict)], verdict, verdict.ok))
         self._restore(at, [], seq)
         return self._decide(event, self._explain(event, verdict), at, seq)
@@ -246,20 +251,23 @@ class Healer:
         options = [o for o in self._top_options(card) if self._try(o, None, at, seq, card)]
         return self._decide(None, options, at, seq) if options else None
 
-    def resolve(self, index: int) -> Healed:
+    def resolve(self, index: int, card: str | None = None) -> Healed:
         """The referee's one tap: option ``index`` of the open question is what happened
-        (0 is the one applied). The undos and events it takes are in ``steps``.
+        (0 is the one applied), with ``card`` instead of the card it guessed ("Correct
+        it"). The undos and events it takes are in ``steps``.
 
-        Raises ``LookupError`` when no question is open or ``index`` is no option.
+        Raises ``LookupError`` when no question is open or ``index`` is no option, and
+        ``ValueError`` for a ``card`` that is no card or an option that lays none.
         """
         q = self.question
         if q is None or not 0 <= index < len(q.options):
             raise LookupError(f"no open question with an option {index}")
+        option = q.options[index] if card is None else _with_card(q.options[index], card)
         game = self.game
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
         self._restore(q.base, q.tail, None, steps)
-        final = self._commit(q.options[index], q.event, steps)
+        final = self._commit(option, q.event, steps)
         ok = final.ok
         for event in later:
             final = game.apply(event)
@@ -292,12 +300,12 @@ class Healer:
                     own = {"type": "draw", "player": actor}
                     options.append(_Option("draw", [own], s.draw))
                     options.append(_Option("draw", [passed, own], s.draw + s.passed))
-            for card, color, seen in self._guesses(event, state):
-                play: Event = {"type": "play", "card": card, "player": turn}
+            for laid, color, seen in self._guesses(event, state):
+                play: Event = {"type": "play", "player": turn, **_laid(laid)}
                 if color is not None:
                     play["color"] = color
                 cost = s.seen_play if seen else s.guess
-                shown = card if seen else None
+                shown = laid[-1] if seen else None
                 options.append(_Option("play", [play], cost, not seen, seen=shown))
                 # Or the player on turn drew and passed, and the next one played it.
                 later = {k: v for k, v in play.items() if k != "player"}
@@ -322,7 +330,11 @@ class Healer:
                 flip = {"type": "flip", "card": card}
                 cost = s.seen_play if seen else s.guess
                 options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
+        if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
+            options += self._recounts(cards)
         options = self._weigh(options, {c.name for c in cards})
+        # The events refused just before may have been right, given the missed ones.
+        options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
         # A refusal for a rule (not an impossible event) may be the player's own mistake.
         ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
         cost = s.as_judged + (0.0 if ruled else s.contradicted)
@@ -344,19 +356,33 @@ class Healer:
                 option.cost += s.contradicted
         return options
 
-    def _guesses(self, event: Event, state: dict[str, Any]) -> list[tuple[str, str | None, bool]]:
-        """Cards the player on turn may have played unseen: (card, colour, seen)."""
+    def _guesses(
+        self, event: Event, state: dict[str, Any]
+    ) -> list[tuple[list[str], str | None, bool]]:
+        """Cards the player on turn may have played unseen: (cards, colour, seen)."""
         cards = _cards(event)
         names = {c.name for c in cards}
         real = cards[0] if cards else None
         wild_color = (
             None if event.get("type") == "color" else (real and real.color) or state["color"]
         )
-        out = [(c, wild_color if c in WILDS else None, True) for c in self._seen if c not in names]
+        out: list[tuple[list[str], str | None, bool]] = []
+        for card in self._seen:
+            if card not in names:
+                out.append(([card], wild_color if card in WILDS else None, True))
+                out += [(fan, None, True) for fan in self._fans(card, state["color"])]
         for name in _bridges(real, _card(state["top"]), state["color"]):
             if name not in self._seen:
-                out.append((name, wild_color if name in WILDS else None, False))
+                out.append(([name], wild_color if name in WILDS else None, False))
         return out
+
+    def _fans(self, card: str, color: str | None) -> list[list[str]]:
+        """Several cards at once with ``card`` on top: one of the colour on the pile under
+        it (the rules allowing it); the camera sees only the top one."""
+        top = _card(card)
+        if not self.game.rules.multi_play or top is None or top.color in (None, color):
+            return []
+        return [[f"{color}-{top.value}", card]] if color in COLORS else []
 
     def _misreads(self, cards: list[Card], seen: list[str]) -> list[_Option]:
         """The last card laid (a flip or a one-card play, a few events back) was another."""
@@ -388,6 +414,29 @@ class Healer:
             out.append(option)
         return out
 
+    def _recounts(self, cards: list[Card]) -> list[_Option]:
+        """A deck holds no more copies: an earlier copy in this round was another card
+        (a misread, or a guess). The latest copies first, each read as a card of its
+        colour or of its value."""
+        s, log = self.settings, self.game.events
+        out: list[_Option] = []
+        names = {c.name for c in cards}
+        for index in range(len(log) - 1, -1, -1):
+            old = log[index]
+            if old.get("type") == "round":
+                break
+            if old.get("type") not in ("flip", "play") or old.get("card") not in names:
+                continue
+            was = parse_card(old["card"])
+            if was.color is None:
+                continue
+            others = [f"{c}-{was.value}" for c in COLORS if c != was.color]
+            others += [f"{was.color}-{v}" for v in NUMBERS if was.is_number and v != was.value]
+            for name in others[: s.max_recounts]:
+                fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
+                out.append(_Option("misread", [], s.guess, True, (index, [fixed])))
+        return out
+
     def _top_options(self, card: str) -> list[_Option]:
         """Explanations of a steady top ``card`` that the record does not show."""
         s, state = self.settings, self.game.state_json()
@@ -399,6 +448,8 @@ class Healer:
         play: Event = {"type": "play", "card": card, "player": turn}
         cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
         out.append(_Option("play", [play], cost, seen=card))
+        for fan in self._fans(card, state["color"]):
+            out.append(_Option("play", [{**play, **_laid(fan)}], cost, seen=card))
         # The player on turn drew and passed; the next one played it.
         after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
         out.append(_Option("play", after_pass, cost + s.passed, seen=card))
@@ -426,6 +477,7 @@ class Healer:
         if top is not None:
             fine = fine and self.game.state_json()["top"] == top
         option.state = _key(self.game)
+        option.applied = [e for e, _ in steps if e.get("inferred")]
         self._restore(base, tail, seq)
         return fine
 
@@ -445,6 +497,7 @@ class Healer:
             if inferred["type"] in ("play", "draw", "pass") and "player" not in inferred:
                 inferred["player"] = game.state_json()["turn"]
             steps.append((inferred, game.apply(inferred)))
+        steps += [(again, game.apply(again)) for again in option.replayed]
         if event is not None:
             steps.append((event, game.apply(event)))
         if not steps:
@@ -488,8 +541,11 @@ class Healer:
         healed = Healed(steps, final, final.ok)
         if best.as_judged is None:
             healed.kind = best.kind
+            self._refused = []
         elif event is not None:
             self._ignored.update(c.name for c in _cards(event))
+            if len(game.events) == at:  # (a refusal with a penalty is in the log)
+                self._refused = [*self._refused, event][-s.remember_refused :]
         if rivals or best.guessed:
             self._asked += 1
             options = [best, *rivals[: s.max_options - 1]]
@@ -582,6 +638,24 @@ def _bridges(
     return [*out, "wild", "wild-draw4"]
 
 
+def _with_card(option: _Option, card: str) -> _Option:
+    """The option with ``card`` for the card it lays (the referee's correction)."""
+    if _card(card) is None:
+        raise ValueError(f"{card!r} is not a card")
+    events = [dict(e) for e in option.events]
+    rewrite = (option.rewrite[0], [dict(e) for e in option.rewrite[1]]) if option.rewrite else None
+    laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
+    if not laid:
+        raise ValueError(f"the option '{option.texts()[1]}' lays no card")
+    laid[0]["card"] = card
+    return replace(option, events=events, rewrite=rewrite, guessed=False)
+
+
+def _laid(cards: list[str]) -> Event:
+    """The ``card`` or ``cards`` field of a play."""
+    return {"card": cards[0]} if len(cards) == 1 else {"cards": list(cards)}
+
+
 def _same_card(option: _Option, top: str | None) -> bool:
     """Does the option play a card identical to ``top`` (which the camera sees the same)?"""
     return any(e.get("card") == top for e in option.events)
@@ -607,8 +681,8 @@ _QUESTIONS: Final = {
     "penalty": ("Did {p} take the penalty cards?", "{p} took the penalty cards", "{p} 摸了罚牌"),
     "pass": ("Did {p} pass?", "{p} passed", "{p} 过牌"),
     "color": (
-        "Was the colour named {color}?",
-        "the colour named was {color}",
+        "Was the color named {color}?",
+        "the color named was {color}",
         "叫的颜色是 {color}",
     ),
     "retract": ("Was {card} taken back?", "{card} was taken back", "{card} 被收回了"),
@@ -626,12 +700,14 @@ _QUESTIONS: Final = {
 }
 
 
-def _texts(option: _Option) -> tuple[str, str, str]:
+def _texts(option: _Option) -> tuple[str, str, str, str]:
+    """(question, statement) in English, then in Chinese."""
     if option.as_judged is not None:
         alert = option.as_judged.alerts[0]
         en, zh = alert.message("en").rstrip("."), alert.message("zh").rstrip("。")
-        return f"Or is it as judged: {en}?", en, zh
-    first = option.events[-1] if option.events else (option.rewrite or (0, [{}]))[1][0]
+        return f"Or is it as judged: {en}?", en, f"还是按原判：{zh}？", zh
+    laid = option.applied or option.events or (option.rewrite or (0, [{}]))[1]
+    first = laid[-1]
     if option.kind == "draw" and len(option.events) > 1:
         texts = (
             "Did {p} draw a card and pass?",
@@ -641,14 +717,15 @@ def _texts(option: _Option) -> tuple[str, str, str]:
     else:
         texts = _QUESTIONS[option.kind]
     if option.kind == "penalty":
-        first = option.events[0]
+        first = laid[0]
     values = {
         "p": first.get("player", "?"),
         "card": first.get("card", option.seen or "?"),
         "was": first.get("was", "?"),
         "color": first.get("color", "?"),
     }
-    return texts[0].format(**values), texts[1].format(**values), texts[2].format(**values)
+    en_q, en, zh = (text.format(**values) for text in texts)
+    return en_q, en, f"{zh}吗？", zh
 
 
 __all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]
