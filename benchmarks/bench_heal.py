@@ -144,6 +144,7 @@ class Outcome:
     back_after: int | None = None  # truth events after the fault until back in step for good
     by_next_play: bool = False
     tapped_in_step: bool | None = None  # after the referee's tap (None: not asked)
+    silent: bool = False  # a plain Game refuses nothing in the faulty log: no clue to heal from
     errors: list[str] = field(default_factory=list)
 
 
@@ -159,9 +160,11 @@ def run(
 ) -> Outcome:
     healer = Healer(Game(preset(rules)), HealSettings())
     events = fault.events if fault else log
+    plain = Game(preset(rules))
+    silent = all(not plain.apply(e).alerts or e["type"] == "end-round" for e in events)
     index = fault.truth_index if fault else list(range(len(log)))
     at = fault.at if fault else 0
-    out = Outcome()
+    out = Outcome(silent=silent)
     in_step: list[tuple[int, bool]] = []
     t = 0.0
 
@@ -285,6 +288,22 @@ def mistakes(args: argparse.Namespace) -> dict[str, int]:
     return dict(counts)
 
 
+def row(mode: str, kind: str, outs: list[Outcome]) -> str:
+    n = len(outs)
+    loud = [o for o in outs if not o.silent]
+    backs = [o.back_after for o in loud if o.back_after is not None]
+    asked = [o for o in outs if o.asks]
+    taps = sum(1 for o in asked if o.tapped_in_step)
+    in_step = sum(o.by_next_play for o in outs) / n
+    loud_in_step = sum(o.by_next_play for o in loud) / len(loud) if loud else 1.0
+    spread = f"{statistics.median(backs) if backs else 0:g} / {max(backs) if backs else 0}"
+    return (
+        f"{mode:12} {kind:16} {n:4d} {n - len(loud):6d} {sum(o.alerts for o in outs) / n:12.3f} "
+        f"{sum(o.alerts > 1 for o in outs):8d} {len(asked):5d} {f'{taps}/{len(asked)}':>9} "
+        f"{in_step:20.1%} {loud_in_step:12.1%} {spread:>40}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="logs per rule set (default 6)")
@@ -309,24 +328,15 @@ def main() -> int:
         f"clean logs: alerts from the events alone {clean_alerts[False]}, "
         f"with the camera's view {clean_alerts[True]}"
     )
-    header = (
-        f"{'mode':12} {'fault':18} {'n':>5} {'alerts/fault':>12} {'>1 alert':>8} "
-        f"{'asked':>6} {'in step by next play':>20} {'events to step (med/max)':>24} "
-        f"{'tap fixes':>9}"
+    print(
+        f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'alerts/fault':>12} {'>1 alert':>8} "
+        f"{'asked':>5} {'tap fixes':>9} {'in step by next play':>20} {'(not silent)':>12} "
+        f"{'events to step, median/max (not silent)':>40}"
     )
-    print(header)
     for (mode, kind), outs in sorted(table.items()):
-        n = len(outs)
-        backs = [o.back_after for o in outs if o.back_after is not None]
-        asked = [o for o in outs if o.asks]
-        taps = [o for o in asked if o.tapped_in_step]
-        print(
-            f"{mode:12} {kind:18} {n:5d} {sum(o.alerts for o in outs) / n:12.3f} "
-            f"{sum(o.alerts > 1 for o in outs):8d} {len(asked):6d} "
-            f"{sum(o.by_next_play for o in outs) / n:19.1%} "
-            f"{statistics.median(backs) if backs else 0:>16} / {max(backs) if backs else 0:<5} "
-            f"{len(taps):4d}/{len(asked):<4d}"
-        )
+        print(row(mode, kind, outs))
+    for mode in ("events only", "camera"):
+        print(row(mode, "all", [o for (m, _k), outs in table.items() if m == mode for o in outs]))
     print("deliberate mistakes through the healer:", mistakes(args))
     print(f"({time.perf_counter() - start:.1f} s)")
     return 0

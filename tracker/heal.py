@@ -38,7 +38,9 @@ Event = dict[str, Any]
 #: Event types whose refusal may come from a missed event.
 HEALABLE: Final = frozenset({"play", "draw", "pass", "color", "flip"})
 #: Refusals a missed event explains (alert codes, and ``bad-event`` reasons).
-MISS_CODES: Final = frozenset({"out-of-turn", "illegal-card", "penalty-pending"})
+MISS_CODES: Final = frozenset(
+    {"out-of-turn", "illegal-card", "penalty-pending", "illegal-last-card"}
+)
 MISS_REASONS: Final = frozenset(
     {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over", "too-many-copies"}
 )
@@ -319,11 +321,19 @@ class Healer:
             if log and log[-1].get("type") == "play":
                 options.append(_Option("retract", [{"type": "undo"}], s.retract))
             options += self._misreads(cards, list(self._seen))
-        elif state["phase"] == "round-over" and game.events[-1].get("type") == "play":
+        elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
-            last = game.events[-1]
-            draw = {"type": "draw", "player": last.get("player"), "inferred": True}
-            options.append(_Option("late-draw", [], s.draw, rewrite=(at - 1, [draw, last])))
+            log = game.events
+            plays = [
+                i
+                for i in range(len(log) - 1, -1, -1)[: s.rewrite_depth]
+                if log[i]["type"] == "play"
+            ]
+            if plays:
+                last = log[plays[0]]
+                draw = {"type": "draw", "player": last.get("player"), "inferred": True}
+                rewrite = (plays[0], [draw, last])
+                options.append(_Option("late-draw", [], s.draw, rewrite=rewrite))
         elif state["phase"] == "flip" and event.get("type") == "play" and cards:
             for card in [*self._seen, *_bridges(cards[0], None, None)]:
                 seen = card in self._seen
