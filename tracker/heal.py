@@ -147,6 +147,7 @@ class Healed:
         self.seq = final.seq
         self.state = final.state
         self.alerts: list[Any] = list(final.alerts)
+        self.extra = final.extra  # what an end-round verdict adds
         self.kind: str | None = None  # the explanation applied, when one was
 
     @property
@@ -164,6 +165,8 @@ class Healed:
             "alerts": [a.to_json(language) for a in self.alerts],
             "state": self.state,
         }
+        if self.extra:
+            out.update(self.extra)
         if self.kind is not None:
             out["healed"] = self.kind
             out["inferred"] = self.inferred
@@ -359,7 +362,7 @@ class Healer:
             guess_against_view = (
                 option.guessed
                 and self._saw_top
-                and option.kind == "play"
+                and option.kind in ("play", "misread", "flip")
                 and not _same_card(option, self._top)
             )
             if (unexplained and option.seen is None) or guess_against_view:
@@ -544,6 +547,11 @@ class Healer:
             by_state.setdefault(option.state, option)
         best, *others = by_state.values()
         rivals = [o for o in others if o.cost < best.cost + s.margin]
+        if (rivals or best.guessed) and event is not None:
+            # Before asking again: does another answer to the open question explain it?
+            revised = self._revise(event, seq)
+            if revised is not None:
+                return self._done(revised)
         base = min(o.base(at) for o in [best, *rivals])
         tail = game.events[base:at]
         steps: list[tuple[Event, Verdict]] = []
@@ -564,6 +572,40 @@ class Healer:
             who = player if isinstance(player, str) else final.state.get("turn")
             healed.alerts = [AskReferee(who, options, self._asked)]
         return self._done(healed)
+
+    def _revise(self, event: Event, seq: int) -> Healed | None:
+        """Another option of the open question, with the events since, makes ``event``
+        legal: take it silently (the question stays open, that option first)."""
+        q, game = self.question, self.game
+        if q is None:
+            return None
+        now = game.events[q.base :]
+        later = game.events[q.end :]
+        for index, option in enumerate(q.options[1:], start=1):
+            for trial in (True, False):
+                steps: list[tuple[Event, Verdict]] = []
+                self._restore(q.base, q.tail, None, steps)
+                answer = self._commit(option, q.event, steps)
+                end = len(game.events)
+                fine = answer.ok or option.as_judged is not None
+                for old in later:
+                    verdict = game.apply(old)
+                    steps.append((old, verdict))
+                    fine = fine and verdict.ok
+                final = game.apply(event)
+                steps.append((event, final))
+                fine = fine and final.ok and not final.alerts
+                if trial:
+                    self._restore(q.base, now, seq)
+                    if not fine:
+                        break
+                    continue
+                q.options = [option, *q.options[:index], *q.options[index + 1 :]]
+                q.end = end
+                healed = Healed(steps, final, True)
+                healed.kind = "revised"
+                return healed
+        return None
 
     # ------------------------------------------------------------------ bookkeeping
 
