@@ -74,6 +74,7 @@ class HealSettings:
     rewrite_depth: int = 4  # a misread card is looked for this far back in the log
     max_options: int = 4  # options offered to the referee
     remember_refused: int = 3  # refused events tried again with a later explanation
+    earlier: float = 0.25  # added per event back, for a miss before events that were legal
     max_recounts: int = 6  # other readings tried per copy of a card the deck has no more of
 
 
@@ -113,9 +114,13 @@ class AskReferee:
         texts = [o.texts() for o in options]
         en_others = "; ".join(t[1] for t in texts[1:])
         zh_others = "；".join(t[3] for t in texts[1:])
-        self._en = f"{texts[0][0]} (Recorded so; tap to correct."
+        if options[0].as_judged is not None:  # refused as judged, unless the referee says
+            self._en = f"{texts[0][1]}. (Refused; tap to correct."
+            self._zh = f"{texts[0][3]}。（未记录；可一键更正。"
+        else:
+            self._en = f"{texts[0][0]} (Recorded so; tap to correct."
+            self._zh = f"{texts[0][2]}（已这样记录；可一键更正。"
         self._en += f" Or: {en_others}.)" if en_others else ")"
-        self._zh = f"{texts[0][2]}（已这样记录；可一键更正。"
         self._zh += f"也可能：{zh_others}。）" if zh_others else "）"
         labels = [{"index": i, "en": t[1], "zh": t[3]} for i, t in enumerate(texts)]
         self.params: dict[str, Any] = {"question": question_id, "options": labels}
@@ -286,8 +291,47 @@ class Healer:
 
     def _explain(self, event: Event, verdict: Verdict) -> list[_Option]:
         game, s = self.game, self.settings
-        state = game.state_json()
         at, seq = len(game.events), game.seq
+        cards = _cards(event)
+        options = self._candidates(event)
+        if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
+            options += self._recounts(cards)
+        options = self._weigh(options, {c.name for c in cards})
+        # The events refused just before may have been right, given the missed ones.
+        options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
+        # A refusal for a rule (not an impossible event) may be the player's own mistake.
+        ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
+        cost = s.as_judged + (0.0 if ruled else s.contradicted)
+        options.append(_Option("as-judged", [], cost, as_judged=verdict))
+        found = [o for o in options if self._try(o, event, at, seq, None)]
+        if min((o.cost for o in found if o.as_judged is None), default=cost) >= cost:
+            found += [o for o in self._earlier(at, seq) if self._try(o, event, at, seq, None)]
+        return found
+
+    def _earlier(self, at: int, seq: int) -> list[_Option]:
+        """Missed events a few events back: the ones since were legal all the same."""
+        s, game = self.settings, self.game
+        log, out = game.events, []
+        for back in range(1, s.rewrite_depth + 1):
+            index = at - back
+            if index < 1 or log[index]["type"] in ("round", "flip", "undo", "end-round"):
+                break
+            if log[index]["type"] not in ("play", "draw", "pass") or log[index].get("inferred"):
+                continue
+            self._restore(index, [], seq)
+            for option in self._candidates(log[index]):
+                if option.rewrite is None and all("player" in e for e in option.events):
+                    inferred = [{**e, "inferred": True} for e in option.events]
+                    cost = option.cost + back * s.earlier
+                    rewrite = (index, [*inferred, log[index]])
+                    out.append(_Option(option.kind, [], cost, option.guessed, rewrite))
+            self._restore(index, log[index:at], seq)
+        return out
+
+    def _candidates(self, event: Event) -> list[_Option]:
+        """Missed events that may explain ``event`` in the game's present state."""
+        game, s = self.game, self.settings
+        state = game.state_json()
         turn, cards = state["turn"], _cards(event)
         options: list[_Option] = []
         if state["phase"] == "play" and turn is not None:
@@ -316,6 +360,12 @@ class Healer:
                 later = {k: v for k, v in play.items() if k != "player"}
                 after_pass = [{"type": "pass", "player": turn}, later]
                 options.append(_Option("play", after_pass, cost + s.passed, not seen, seen=shown))
+            if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
+                # Someone jumped in with the identical card (which looks the same on top).
+                for other in state["hands"]:
+                    if other != turn:
+                        jump = {"type": "play", "card": state["top"], "player": other}
+                        options.append(_Option("play", [jump], s.guess, True))
             if state["top"] in WILDS and cards and cards[0].color is not None:
                 options.append(
                     _Option("color", [{"type": "color", "color": cards[0].color}], s.color)
@@ -343,16 +393,7 @@ class Healer:
                 flip = {"type": "flip", "card": card}
                 cost = s.seen_play if seen else s.guess
                 options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
-        if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
-            options += self._recounts(cards)
-        options = self._weigh(options, {c.name for c in cards})
-        # The events refused just before may have been right, given the missed ones.
-        options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
-        # A refusal for a rule (not an impossible event) may be the player's own mistake.
-        ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
-        cost = s.as_judged + (0.0 if ruled else s.contradicted)
-        options.append(_Option("as-judged", [], cost, as_judged=verdict))
-        return [o for o in options if self._try(o, event, at, seq, None)]
+        return options
 
     def _weigh(self, options: list[_Option], played: set[str]) -> list[_Option]:
         """The camera's view: a steady top nothing explains, or a guess it contradicts."""
