@@ -145,6 +145,7 @@ class Outcome:
     by_next_play: bool = False
     tapped_in_step: bool | None = None  # after the referee's tap (None: not asked)
     silent: bool = False  # a plain Game refuses nothing in the faulty log: no clue to heal from
+    clue: bool = False  # a plain Game refuses something by the next play after the fault
     errors: list[str] = field(default_factory=list)
 
 
@@ -160,11 +161,14 @@ def run(
 ) -> Outcome:
     healer = Healer(Game(preset(rules)), HealSettings())
     events = fault.events if fault else log
-    plain = Game(preset(rules))
-    silent = all(not plain.apply(e).alerts or e["type"] == "end-round" for e in events)
     index = fault.truth_index if fault else list(range(len(log)))
     at = fault.at if fault else 0
-    out = Outcome(silent=silent)
+    later_plays = [k for k in range(at + 1, len(log)) if log[k]["type"] in ("play", "flip")]
+    next_play = later_plays[0] if later_plays else len(log) - 1
+    plain = Game(preset(rules))
+    refused = [k for e, k in zip(events, index, strict=True) if plain.apply(e).alerts]
+    refused = [k for k in refused if log[k]["type"] != "end-round"]
+    out = Outcome(silent=not refused, clue=any(at <= k <= next_play for k in refused))
     in_step: list[tuple[int, bool]] = []
     t = 0.0
 
@@ -230,8 +234,6 @@ def run(
         out.back_after = 0
     else:
         out.back_after = last_bad - at + 1
-    later_plays = [k for k in range(at + 1, len(log)) if log[k]["type"] in ("play", "flip")]
-    next_play = later_plays[0] if later_plays else len(log) - 1
     out.by_next_play = last_bad is None or last_bad < next_play
     return out
 
@@ -291,16 +293,17 @@ def mistakes(args: argparse.Namespace) -> dict[str, int]:
 def row(mode: str, kind: str, outs: list[Outcome]) -> str:
     n = len(outs)
     loud = [o for o in outs if not o.silent]
+    clued = [o for o in outs if o.clue]
     backs = [o.back_after for o in loud if o.back_after is not None]
     asked = [o for o in outs if o.asks]
     taps = sum(1 for o in asked if o.tapped_in_step)
     in_step = sum(o.by_next_play for o in outs) / n
-    loud_in_step = sum(o.by_next_play for o in loud) / len(loud) if loud else 1.0
+    clued_in_step = sum(o.by_next_play for o in clued) / len(clued) if clued else 1.0
     spread = f"{statistics.median(backs) if backs else 0:g} / {max(backs) if backs else 0}"
     return (
         f"{mode:12} {kind:16} {n:4d} {n - len(loud):6d} {sum(o.alerts for o in outs) / n:12.3f} "
         f"{sum(o.alerts > 1 for o in outs):8d} {len(asked):5d} {f'{taps}/{len(asked)}':>9} "
-        f"{in_step:20.1%} {loud_in_step:12.1%} {spread:>40}"
+        f"{in_step:20.1%} {clued_in_step:12.1%} {spread:>40}"
     )
 
 
@@ -330,7 +333,7 @@ def main() -> int:
     )
     print(
         f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'alerts/fault':>12} {'>1 alert':>8} "
-        f"{'asked':>5} {'tap fixes':>9} {'in step by next play':>20} {'(not silent)':>12} "
+        f"{'asked':>5} {'tap fixes':>9} {'in step by next play':>20} {'(clue by it)':>12} "
         f"{'events to step, median/max (not silent)':>40}"
     )
     for (mode, kind), outs in sorted(table.items()):
