@@ -17,12 +17,15 @@ does not show names the missed play.
 >>> _ = healer.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
 >>> _ = healer.apply({"type": "flip", "card": "red-5"})
 >>> healed = healer.apply({"type": "play", "card": "blue-9", "player": "Bob"})
->>> healed.ok, [e["type"] for e in healed.inferred], healed.codes
-(True, ['play'], ['ask-referee'])
->>> healed.alerts[0].message()
-"Did Ann play red-9? (Recorded so; tap to correct. Or: Bob played out of turn: it is Ann's turn.)"
->>> healer.resolve(1).codes   # the referee: no, Bob played out of turn
-['out-of-turn']
+>>> healed.ok, healed.codes
+(False, ['ask-referee'])
+>>> print(healed.alerts[0].message())
+Bob played out of turn: it is Ann's turn. (Refused; tap to correct. Or: Ann played red-9.)
+>>> healed = healer.apply({"type": "play", "card": "blue-3", "player": "Cy"})
+>>> healed.kind, healed.alerts, healed.inferred   # it makes sense only with the miss
+('revised', [], [{'type': 'play', 'player': 'Ann', 'card': 'red-9', 'inferred': True}])
+>>> healer.resolve(0, card="blue-5").ok   # the referee: yes, and it was blue-5
+True
 """
 
 from __future__ import annotations
@@ -62,8 +65,8 @@ class HealSettings:
     penalty: float = 0.75  # a pending draw penalty taken: it was owed
     draw: float = 1.25  # a turn's draw (its pass is implied by the next play)
     passed: float = 0.25
-    color: float = 1.0  # the colour named for the wild on top was another
-    retract: float = 1.0  # the last play was taken back
+    color: float = 1.25  # the colour named for the wild on top was another
+    retract: float = 1.25  # the last play was taken back
     guess: float = 2.0  # a card nobody saw
     as_judged: float = 2.0  # no miss: the event is the player's own mistake
     contradicted: float = 1.5  # added where the camera's view says otherwise
@@ -277,14 +280,17 @@ class Healer:
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
         self._restore(q.base, q.tail, None, steps)
-        final = self._commit(option, q.event, steps)
-        ok = final.ok
-        for event in later:
-            final = game.apply(event)
-            steps.append((event, final))
+        answer = self._commit(option, q.event, steps)
         self.question = None
-        healed = Healed(steps, final, ok)
-        healed.kind = q.options[index].kind
+        self._done(Healed([], answer, answer.ok))
+        alerts = list(answer.alerts)
+        for event in later:  # judged again, healed where they need it
+            again = self.apply(event)
+            steps += again.steps
+            alerts += again.alerts
+        healed = Healed(steps, answer, answer.ok)
+        healed.state, healed.alerts = _design_state(game), alerts
+        healed.kind = option.kind if option.as_judged is None else None
         return self._done(healed)
 
     # ------------------------------------------------------------------ explanations
@@ -400,10 +406,11 @@ class Healer:
         s = self.settings
         unexplained = [c for c in self._seen if c not in played]
         for option in options:
+            # The camera saw the record's top all along: no other card came, none went.
             guess_against_view = (
-                option.guessed
-                and self._saw_top
-                and option.kind in ("play", "misread", "flip")
+                self._saw_top
+                and (option.kind == "retract" or option.guessed)
+                and option.kind in ("play", "misread", "flip", "retract")
                 and not _same_card(option, self._top)
             )
             if (unexplained and option.seen is None) or guess_against_view:
@@ -584,7 +591,7 @@ class Healer:
         """Apply the best explanation; ask the referee when it is a guess or has rivals."""
         s, game = self.settings, self.game
         by_state: dict[tuple[Any, ...], _Option] = {}
-        for option in sorted(options, key=lambda o: (o.cost, o.as_judged is not None)):
+        for option in sorted(options, key=lambda o: (o.cost, o.as_judged is None)):
             by_state.setdefault(option.state, option)
         best, *others = by_state.values()
         rivals = [o for o in others if o.cost < best.cost + s.margin]
