@@ -79,6 +79,7 @@ class Fault:
     truth_index: list[int]  # for each faulty event, the truth event it stands for
     at: int  # the truth index of the fault
     card: str | None = None  # the card the referee names when a guess was wrong
+    color: str | None = None  # and its colour, for a wild
 
 
 def faults(log: list[Event]) -> list[Fault]:
@@ -95,6 +96,7 @@ def faults(log: list[Event]) -> list[Fault]:
                 [*range(i), *range(i + 1, n)],
                 i,
                 ev.get("card"),
+                ev.get("color"),
             )
         )
         if typ == "play":
@@ -202,7 +204,7 @@ def run(
             for choice, named in taps:
                 trial = copy.deepcopy(healer)
                 try:
-                    trial.resolve(choice, named)
+                    trial.resolve(choice, named, fault.color if named and fault else None)
                 except ValueError:
                     continue
                 if same(state_key(trial.game)) == same(truth[current]):

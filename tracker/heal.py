@@ -264,10 +264,10 @@ class Healer:
         options = [o for o in self._top_options(card) if self._try(o, None, at, seq, card)]
         return self._decide(None, options, at, seq) if options else None
 
-    def resolve(self, index: int, card: str | None = None) -> Healed:
+    def resolve(self, index: int, card: str | None = None, color: str | None = None) -> Healed:
         """The referee's one tap: option ``index`` of the open question is what happened
-        (0 is the one applied), with ``card`` instead of the card it guessed ("Correct
-        it"). The undos and events it takes are in ``steps``.
+        (0 is the one applied), with ``card`` (and a wild's ``color``) instead of the
+        card it guessed ("Correct it"). The undos and events it takes are in ``steps``.
 
         Raises ``LookupError`` when no question is open or ``index`` is no option, and
         ``ValueError`` for a ``card`` that is no card or an option that lays none.
@@ -275,7 +275,9 @@ class Healer:
         q = self.question
         if q is None or not 0 <= index < len(q.options):
             raise LookupError(f"no open question with an option {index}")
-        option = q.options[index] if card is None else _with_card(q.options[index], card)
+        option = q.options[index]
+        if card is not None:
+            option = _with_card(option, card, color)
         game = self.game
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
@@ -734,20 +736,27 @@ def _bridges(
         for v in [*values, "skip", "reverse", "draw2", "5"]
         if c in COLORS
     ]
+    if top is not None and top.color is not None:
+        out += [f"{c}-{top.value}" for c in COLORS]  # the top's value, in any colour
     out = [n for n in dict.fromkeys(out) if _card(n) is not None]
     return [*out, "wild", "wild-draw4"]
 
 
-def _with_card(option: _Option, card: str) -> _Option:
-    """The option with ``card`` for the card it lays (the referee's correction)."""
+def _with_card(option: _Option, card: str, color: str | None) -> _Option:
+    """The option with ``card`` (and ``color``) for the card it lays (a correction)."""
     if _card(card) is None:
         raise ValueError(f"{card!r} is not a card")
+    if color is not None and color not in COLORS:
+        raise ValueError(f"{color!r} is not a color")
     events = [dict(e) for e in option.events]
     rewrite = (option.rewrite[0], [dict(e) for e in option.rewrite[1]]) if option.rewrite else None
     laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
     if not laid:
         raise ValueError(f"the option '{option.texts()[1]}' lays no card")
     laid[0]["card"] = card
+    laid[0].pop("color", None)
+    if color is not None:
+        laid[0]["color"] = color
     return replace(option, events=events, rewrite=rewrite, guessed=False)
 
 
