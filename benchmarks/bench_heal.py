@@ -46,6 +46,7 @@ Event = dict[str, Any]
 FPS = 8.0
 GAP_S = 3.0  # between two events
 LAG_S = 0.5  # the new top is on the pile this long before its event comes
+HEAL_MS: list[float] = []  # time of each apply that had to explain a refusal
 KEYS = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
 
 
@@ -225,7 +226,11 @@ def run(
         if camera:
             frames(tops[k], LAG_S)
         for ev in by_truth[k]:
-            note(healer.apply(ev), ev)
+            start = time.perf_counter()
+            healed = healer.apply(ev)
+            if healed.kind or healed.alerts:
+                HEAL_MS.append((time.perf_counter() - start) * 1000)
+            note(healed, ev)
         if camera:
             frames(tops[k], GAP_S - LAG_S)
         if by_truth[k]:
@@ -260,12 +265,13 @@ def logs(args: argparse.Namespace) -> list[tuple[str, str, list[Event]]]:
             log = with_players(raw, rules)
             if args.max_events and len(log) > args.max_events:
                 log = log[: args.max_events]
-            out.append((f"sim/{rules}", rules, log))
+            out.append((f"simulator, {rules} rules", rules, log))
     if args.rendered:
         from vision.synth_video import simulated_game
 
         for seed in range(args.first_seed, args.first_seed + args.games):
-            out.append(("rendered/house", "house", simulated_game(seed, turns=40)))
+            log = simulated_game(seed, turns=40)
+            out.append(("rendered videos' scripts, house rules", "house", log))
     return out
 
 
@@ -320,28 +326,40 @@ def main() -> int:
     args = parser.parse_args()
 
     start = time.perf_counter()
-    table: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    tables: dict[str, dict[tuple[str, str], list[Outcome]]] = defaultdict(lambda: defaultdict(list))
     clean_alerts = {False: 0, True: 0}
-    for _source, rules, log in logs(args):
+    for source, rules, log in logs(args):
         truth, tops = truth_of(log, rules)
         for camera in (False, True):
             clean_alerts[camera] += run(log, truth, tops, None, rules, camera, False).alerts
             for fault in faults(log):
                 outcome = run(log, truth, tops, fault, rules, camera, True)
-                table[("camera" if camera else "events only", fault.kind)].append(outcome)
+                tables[source][("camera" if camera else "events only", fault.kind)].append(outcome)
     print(
         f"clean logs: alerts from the events alone {clean_alerts[False]}, "
         f"with the camera's view {clean_alerts[True]}"
     )
-    print(
-        f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'alerts/fault':>12} {'>1 alert':>8} "
-        f"{'asked':>5} {'tap fixes':>9} {'in step by next play':>20} {'(clue by it)':>12} "
-        f"{'events to step, median/max (not silent)':>40}"
-    )
-    for (mode, kind), outs in sorted(table.items()):
-        print(row(mode, kind, outs))
-    for mode in ("events only", "camera"):
-        print(row(mode, "all", [o for (m, _k), outs in table.items() if m == mode for o in outs]))
+    for source, table in tables.items():
+        print(f"\n{source} ({len({id(o) for outs in table.values() for o in outs}) // 2} faults)")
+        print(
+            f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'alerts/fault':>12} "
+            f"{'>1 alert':>8} {'asked':>5} {'tap fixes':>9} {'in step by next play':>20} "
+            f"{'(clue by it)':>12} {'events to step, median/max (not silent)':>40}"
+        )
+        for (mode, kind), outs in sorted(table.items()):
+            print(row(mode, kind, outs))
+        for mode in ("events only", "camera"):
+            every = [o for (m, _k), outs in table.items() if m == mode for o in outs]
+            print(row(mode, "all", every))
+    print()
+    HEAL_MS.sort()
+    if HEAL_MS:
+        p90 = HEAL_MS[int(0.9 * (len(HEAL_MS) - 1))]
+        print(
+            f"time to judge a refused event ({len(HEAL_MS)}): median "
+            f"{statistics.median(HEAL_MS):.1f} ms, 90th percentile {p90:.1f} ms, "
+            f"max {HEAL_MS[-1]:.1f} ms"
+        )
     print("deliberate mistakes through the healer:", mistakes(args))
     print(f"({time.perf_counter() - start:.1f} s)")
     return 0
