@@ -81,6 +81,17 @@ def test_missed_play_seen_only_as_the_next_card_comes_is_inferred_too() -> None:
     assert hands(h) == {"Ann": 6, "Bob": 6, "Cy": 7, "Dee": 7}
 
 
+def test_a_card_seen_after_a_draw_asks_who_played_it() -> None:
+    h = healer()
+    see(h, "red-5", 0.0)
+    clean(h, {"type": "draw", "player": "Ann"})
+    healed = see(h, "red-2", 3.0)  # Ann's drawn card, or Bob's after Ann passed?
+    assert len(healed) == 1 and healed[0].codes == [ASK]
+    message = healed[0].alerts[0].message()
+    assert message == "Did Ann play red-2? (Recorded so; tap to correct. Or: Bob played red-2.)"
+    assert h.resolve(1).ok and hands(h) == {"Ann": 8, "Bob": 6, "Cy": 7, "Dee": 7}
+
+
 def test_missed_play_without_the_camera_asks_the_referee_once() -> None:
     h = healer()
     healed = h.apply({"type": "play", "card": "blue-9", "player": "Bob"})
