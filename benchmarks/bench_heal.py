@@ -149,6 +149,7 @@ class Outcome:
     tapped_in_step: bool | None = None  # after the referee's tap (None: not asked)
     silent: bool = False  # a plain Game refuses nothing in the faulty log: no clue to heal from
     clue: bool = False  # a plain Game refuses something by the next play after the fault
+    plain_alerts: int = 0  # the alerts the bare tracker raises on the faulty log
     errors: list[str] = field(default_factory=list)
 
 
@@ -169,9 +170,10 @@ def run(
     later_plays = [k for k in range(at + 1, len(log)) if log[k]["type"] in ("play", "flip")]
     next_play = later_plays[0] if later_plays else len(log) - 1
     plain = Game(preset(rules))
-    refused = [k for e, k in zip(events, index, strict=True) if plain.apply(e).alerts]
-    refused = [k for k in refused if log[k]["type"] != "end-round"]
+    judged = [(k, len(plain.apply(e).alerts)) for e, k in zip(events, index, strict=True)]
+    refused = [k for k, n in judged if n and log[k]["type"] != "end-round"]
     out = Outcome(silent=not refused, clue=any(at <= k <= next_play for k in refused))
+    out.plain_alerts = sum(n for _k, n in judged)
     in_step: list[tuple[int, bool]] = []
     t = 0.0
 
@@ -309,7 +311,8 @@ def row(mode: str, kind: str, outs: list[Outcome]) -> str:
     clued_in_step = sum(o.by_next_play for o in clued) / len(clued) if clued else 1.0
     spread = f"{statistics.median(backs) if backs else 0:g} / {max(backs) if backs else 0}"
     return (
-        f"{mode:12} {kind:16} {n:4d} {n - len(loud):6d} {sum(o.alerts for o in outs) / n:12.3f} "
+        f"{mode:12} {kind:16} {n:4d} {n - len(loud):6d} "
+        f"{sum(o.plain_alerts for o in outs) / n:12.2f} {sum(o.alerts for o in outs) / n:12.3f} "
         f"{sum(o.alerts > 1 for o in outs):8d} {len(asked):5d} {f'{taps}/{len(asked)}':>9} "
         f"{in_step:20.1%} {clued_in_step:12.1%} {spread:>40}"
     )
@@ -342,9 +345,10 @@ def main() -> int:
     for source, table in tables.items():
         print(f"\n{source} ({len({id(o) for outs in table.values() for o in outs}) // 2} faults)")
         print(
-            f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'alerts/fault':>12} "
-            f"{'>1 alert':>8} {'asked':>5} {'tap fixes':>9} {'in step by next play':>20} "
-            f"{'(clue by it)':>12} {'events to step, median/max (not silent)':>40}"
+            f"{'mode':12} {'fault':16} {'n':>4} {'silent':>6} {'bare/fault':>12} "
+            f"{'alerts/fault':>12} {'>1 alert':>8} {'asked':>5} {'tap fixes':>9} "
+            f"{'in step by next play':>20} {'(clue by it)':>12} "
+            f"{'events to step, median/max (not silent)':>40}"
         )
         for (mode, kind), outs in sorted(table.items()):
             print(row(mode, kind, outs))
