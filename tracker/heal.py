@@ -677,6 +677,8 @@ class Healer:
         q = self.question
         if q is not None and len(self.game.events) < q.end:
             self.question = None  # the healed events were taken back
+        if verdict.ok and shown.get("type") in ("round", "end-round"):
+            self.question, self._refused = None, []  # a round's questions end with it
         return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
 
     def _done(self, healed: Healed) -> Healed:
