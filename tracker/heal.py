@@ -219,9 +219,9 @@ class Healer:
         if not isinstance(event, dict) or event.get("type") not in HEALABLE:
             return self._plain(event)
         log = game.events
-        at, seq, turn = len(log), game.seq, game.state_json()["turn"]
+        at, seq = len(log), game.seq
         verdict = game.apply(event)
-        if self._duplicate(event, verdict, log[-1] if log else None, turn):
+        if self._duplicate(event, verdict, log[-1] if log else None):
             self._restore(at, [], seq)
             game.seq = seq + 1
             healed = Healed([], verdict, False)
@@ -659,17 +659,16 @@ class Healer:
 
     # ------------------------------------------------------------------ bookkeeping
 
-    def _duplicate(self, event: Event, verdict: Verdict, last: Event | None, turn: Any) -> bool:
+    def _duplicate(self, event: Event, verdict: Verdict, last: Event | None) -> bool:
         """A play reported twice: the same cards as the last play, by the same player,
-        and not a legal play of another copy by the player on turn."""
-        if event.get("type") != "play" or last is None or last.get("type") != "play":
+        refused. (Where the rules take it, as a jump-in with the twin card or another
+        copy on one's turn, it is a play: the two cannot be told apart.)"""
+        if verdict.ok or event.get("type") != "play" or last is None:
             return False
-        if _cards(last) != _cards(event):
+        if last.get("type") != "play" or _cards(last) != _cards(event):
             return False
         who, before = event.get("player"), last.get("player")
-        if who is not None and before is not None and who != before:
-            return False
-        return not verdict.ok or (who is not None and who != turn)
+        return who is None or before is None or who == before
 
     def _plain(self, event: object) -> Healed:
         verdict = self.game.apply(event)
