@@ -304,7 +304,7 @@ def _camera_log(rules: str, seed: int, events: int = 80) -> list[Event]:
 
 @pytest.mark.parametrize("rules", ["official", "house", "youlerren"])
 def test_clean_games_give_no_alert_and_the_same_verdicts(rules: str) -> None:
-    for seed in range(3):
+    for seed in range(6):
         log = _camera_log(rules, seed, events=400)
         h, plain = Healer(Game(preset(rules))), Game(preset(rules))
         for event in log:
