@@ -512,7 +512,8 @@ class Healer:
         cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
         out.append(_Option("play", [play], cost, seen=card))
         for fan in self._fans(card, state["color"]):
-            out.append(_Option("play", [{**play, **_laid(fan)}], cost, seen=card))
+            several = {"type": "play", "player": turn, **_laid(fan)}
+            out.append(_Option("play", [several], cost, seen=card))
         # The player on turn drew and passed; the next one played it.
         after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
         out.append(_Option("play", after_pass, cost + s.passed, seen=card))
@@ -597,7 +598,9 @@ class Healer:
             by_state.setdefault(option.state, option)
         best, *others = by_state.values()
         rivals = [o for o in others if o.cost < best.cost + s.margin]
-        if (rivals or best.guessed) and event is not None:
+        # A guess, a close rival, or an explanation as unlikely as a guess: ask.
+        unsure = best.as_judged is None and (best.guessed or best.cost >= s.guess)
+        if (rivals or unsure) and event is not None:
             # Before asking again: does another answer to the open question explain it?
             revised = self._revise(event, seq)
             if revised is not None:
@@ -614,7 +617,7 @@ class Healer:
             self._ignored.update(c.name for c in _cards(event))
             if len(game.events) == at:  # (a refusal with a penalty is in the log)
                 self._refused = [*self._refused, event][-s.remember_refused :]
-        if rivals or best.guessed:
+        if rivals or unsure:
             self._asked += 1
             options = [best, *rivals[: s.max_options - 1]]
             self.question = _Question(base, tail, len(game.events), event, options)
