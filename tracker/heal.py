@@ -445,7 +445,11 @@ class Healer:
         top = _card(card)
         if not self.game.rules.multi_play or top is None or top.color in (None, color):
             return []
-        return [[f"{color}-{top.value}", card]] if color in COLORS else []
+        if color not in COLORS:
+            return []
+        third = next(c for c in COLORS if c not in (color, top.color))
+        under = f"{color}-{top.value}"
+        return [[under, card], [under, f"{third}-{top.value}", card]]
 
     def _misreads(self, cards: list[Card], seen: list[str]) -> list[_Option]:
         """The last card laid (a flip or a one-card play, a few events back) was another."""
@@ -833,7 +837,7 @@ def _texts(option: _Option) -> tuple[str, str, str, str]:
         first = laid[0]
     values = {
         "p": first.get("player", "?"),
-        "card": first.get("card", option.seen or "?"),
+        "card": first.get("card") or " + ".join(first.get("cards") or [option.seen or "?"]),
         "was": first.get("was", "?"),
         "color": first.get("color", "?"),
     }
