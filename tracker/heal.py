@@ -67,6 +67,7 @@ class HealSettings:
     passed: float = 0.25
     color: float = 1.25  # the colour named for the wild on top was another
     retract: float = 1.25  # the last play was taken back
+    duplicate: float = 1.0  # a play taken twice (a jump-in with the twin) was reported twice
     guess: float = 2.0  # a card nobody saw
     as_judged: float = 2.0  # no miss: the event is the player's own mistake
     contradicted: float = 1.5  # added where the camera's view says otherwise
@@ -304,6 +305,7 @@ class Healer:
         options = self._candidates(event)
         if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
             options += self._recounts(cards)
+        options += self._twice()
         options = self._weigh(options, {c.name for c in cards})
         # The events refused just before may have been right, given the missed ones.
         options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
@@ -481,6 +483,20 @@ class Healer:
             out.append(option)
         return out
 
+    def _twice(self) -> list[_Option]:
+        """A play the rules took a second time (a jump-in with the twin card) that was
+        one play reported twice, a few events back."""
+        s, log = self.settings, self.game.events
+        out = []
+        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 1) - 1, -1):
+            old, before = log[index], log[index - 1]
+            twin = old["type"] == before["type"] == "play" and _cards(old) == _cards(before)
+            if twin and old.get("player") == before.get("player"):
+                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option.seen = " + ".join(c.name for c in _cards(old))
+                out.append(option)
+        return out
+
     def _recounts(self, cards: list[Card]) -> list[_Option]:
         """A deck holds no more copies: an earlier copy in this round was another card
         (a misread, or a guess). The latest copies first, each read as a card of its
@@ -494,6 +510,12 @@ class Healer:
                 break
             if old.get("type") not in ("flip", "play") or old.get("card") not in names:
                 continue
+            before = log[index - 1]
+            if before.get("card") == old["card"] and before.get("player") == old.get("player"):
+                # Taken as a jump-in with the twin, it was one play reported twice.
+                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option.seen = old["card"]
+                out.append(option)
             was = parse_card(old["card"])
             if was.color is None:
                 continue
@@ -813,6 +835,7 @@ _QUESTIONS: Final = {
         "{p} drew a card before going out",
         "{p} 出完之前摸过一张牌",
     ),
+    "duplicate": ("Was {card} reported twice?", "{card} was reported twice", "{card} 被重复记录了"),
     "flip": ("Was the starter card {card}?", "the starter card was {card}", "第一张牌是 {card}"),
 }
 
@@ -823,7 +846,7 @@ def _texts(option: _Option) -> tuple[str, str, str, str]:
         alert = option.as_judged.alerts[0]
         en, zh = alert.message("en").rstrip("."), alert.message("zh").rstrip("。")
         return f"Or is it as judged: {en}?", en, f"还是按原判：{zh}？", zh
-    laid = option.applied or option.events or (option.rewrite or (0, [{}]))[1]
+    laid = option.applied or option.events or (option.rewrite or (0, [{}]))[1] or [{}]
     first = laid[-1]
     if option.kind == "draw" and len(option.events) > 1:
         texts = (
