@@ -195,6 +195,28 @@ def test_misread_starter_without_the_camera_costs_one_question() -> None:
     assert h.game.state_json()["top"] == "blue-2" and hands(h)["Ann"] == 6
 
 
+def test_missed_fan_seen_by_its_top_card_is_offered() -> None:
+    h = healer("house")
+    see(h, "red-5", 0.0)
+    healed = see(h, "blue-5", 3.0)  # Ann laid red-5 + blue-5 (or three fives) unseen
+    assert len(healed) == 1 and healed[0].codes == [ASK]
+    options = [o["en"] for o in healed[0].alerts[0].params["options"]]
+    assert "Ann played red-5 + blue-5" in options
+    assert "Ann played red-5 + yellow-5 + blue-5" in options
+    clean(h, {"type": "play", "card": "blue-2", "player": "Bob"})
+
+
+def test_an_open_question_ends_with_its_round() -> None:
+    h = healer()
+    h.apply({"type": "play", "card": "blue-9", "player": "Bob"})
+    assert h.question is not None
+    hands_shown = {n: ["red-1"] * count for n, count in hands(h).items()}
+    clean(h, {"type": "end-round", "hands": hands_shown})
+    assert h.question is None
+    with pytest.raises(LookupError):
+        h.resolve(0)
+
+
 def test_duplicated_play_is_ignored_without_an_alert() -> None:
     h = healer("official")
     play = {"type": "play", "card": "red-7", "player": "Ann"}
