@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -180,6 +181,10 @@ class Healed:
             out["healed"] = self.kind
             out["inferred"] = self.inferred
         return out
+
+    def dumps(self, language: str = "en") -> str:
+        """The verdict as one JSON line (like :meth:`Verdict.dumps`)."""
+        return json.dumps(self.to_json(language), ensure_ascii=False)
 
     def __repr__(self) -> str:
         return f"Healed(ok={self.ok}, alerts={self.codes}, inferred={self.inferred})"

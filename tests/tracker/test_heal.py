@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -307,6 +308,7 @@ def test_verdict_json_keeps_the_contract() -> None:
     assert {"seq", "ok", "alerts", "state"} <= set(out)
     assert out["healed"] == "penalty" and out["inferred"][0]["player"] == "Bob"
     assert set(out["state"]) == {"turn", "direction", "top", "color", "pending_draw", "hands"}
+    assert json.loads(h.undo().dumps())["ok"] is True
 
 
 # ---------------------------------------------------------------------- whole games
