@@ -142,6 +142,28 @@ def test_missed_penalty_draw_is_inferred() -> None:
     assert hands(h)["Bob"] == 9
 
 
+@pytest.mark.parametrize("camera", [True, False])
+def test_missed_draw_two_costs_at_most_one_alert(camera: bool) -> None:
+    """Issue 21: one missed Draw Two flagged 19 of the next 36 events."""
+    h = healer()
+    if camera:
+        see(h, "red-5", 0.0)
+        see(h, "red-draw2", 3.0, seconds=1.0)  # Ann's +2, seen on the pile only
+    alerts = []
+    for event in [
+        {"type": "draw", "player": "Bob", "count": 2},
+        {"type": "play", "card": "red-3", "player": "Cy"},
+        {"type": "play", "card": "blue-3", "player": "Dee"},
+        {"type": "play", "card": "blue-7", "player": "Ann"},
+        {"type": "draw", "player": "Bob"},
+        {"type": "pass", "player": "Bob"},
+    ]:
+        alerts += h.apply(event).codes
+    assert len(alerts) <= (0 if camera else 1)
+    assert hands(h) == {"Ann": 5, "Bob": 10, "Cy": 6, "Dee": 6}
+    assert h.game.state_json()["turn"] == "Cy"
+
+
 def test_missed_draw_before_a_pass_is_inferred() -> None:
     h = healer()
     healed = h.apply({"type": "pass", "player": "Ann"})
