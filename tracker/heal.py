@@ -233,7 +233,7 @@ class Healer:
             healed = Healed([], verdict, False)
             healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
             return self._done(healed)
-        if verdict.ok or not _missable(verdict):
+        if verdict.ok or not _missable(verdict, event):
             if not verdict.ok:
                 self._ignored.update(c.name for c in _cards(event))
             elif event["type"] != "color":
@@ -388,7 +388,7 @@ class Healer:
             log = game.events
             if log and log[-1].get("type") == "play":
                 options.append(_Option("retract", [{"type": "undo"}], s.retract))
-            options += self._misreads(cards, list(self._seen))
+            options += self._misreads(cards, list(self._seen), _drawn(event))
         elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
             log = game.events
@@ -458,8 +458,9 @@ class Healer:
         under = f"{color}-{top.value}"
         return [[under, card], [under, f"{third}-{top.value}", card]]
 
-    def _misreads(self, cards: list[Card], seen: list[str]) -> list[_Option]:
-        """The last card laid (a flip or a one-card play, a few events back) was another."""
+    def _misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[_Option]:
+        """The last card laid (a flip or a one-card play, a few events back) was another;
+        ``drawn``: the cards of a draw that would be a penalty (a +2 or +4 misread)."""
         s, log = self.settings, self.game.events
         found = None
         for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 0) - 1, -1):
@@ -474,6 +475,8 @@ class Healer:
         old = log[found]
         was = _card(old["card"])
         guesses = _bridges(cards[0], was, None, misread=True) if cards else []
+        if was is not None and was.color is not None and drawn in (2, 4):
+            guesses.append(f"{was.color}-draw2" if drawn == 2 else "wild-draw4")
         out = []
         for name in dict.fromkeys([*seen, *guesses]):
             if name == old["card"]:
@@ -725,14 +728,24 @@ class Healer:
 # ---------------------------------------------------------------------- helpers
 
 
-def _missable(verdict: Verdict) -> bool:
+def _missable(verdict: Verdict, event: Event) -> bool:
+    """Is the refusal one a missed event may explain? (A draw of several cards refused
+    as too many may be a penalty the tracker did not know of.)"""
     for alert in verdict.alerts:
         if alert.code in MISS_CODES:
             continue
-        if alert.code == "bad-event" and alert.params.get("reason") in MISS_REASONS:
+        reason = alert.params.get("reason")
+        if alert.code == "bad-event" and (reason in MISS_REASONS or _drawn(event) > 1):
             continue
         return False
     return bool(verdict.alerts)
+
+
+def _drawn(event: Event) -> int:
+    """The cards a ``draw`` event takes (0 for another event)."""
+    count = event.get("count", 1)
+    ok = event.get("type") == "draw" and isinstance(count, int) and not isinstance(count, bool)
+    return count if ok else 0
 
 
 def _card(name: object) -> Card | None:
@@ -863,6 +876,8 @@ def _texts(option: _Option) -> tuple[str, str, str, str]:
         texts = _QUESTIONS[option.kind]
     if option.kind == "penalty":
         first = laid[0]
+    if option.kind == "misread":
+        first = next((e for e in laid if "was" in e), first)
     values = {
         "p": first.get("player", "?"),
         "card": first.get("card") or " + ".join(first.get("cards") or [option.seen or "?"]),
