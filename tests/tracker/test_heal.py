@@ -240,6 +240,15 @@ def test_an_open_question_ends_with_its_round() -> None:
         h.resolve(0)
 
 
+def test_a_starter_draw_two_read_as_a_number_costs_one_question() -> None:
+    h = healer(flip="red-3")  # the starter is red-draw2: Ann takes two
+    healed = h.apply({"type": "draw", "player": "Ann", "count": 2})
+    assert healed.ok and healed.codes == [ASK]
+    assert healed.alerts[0].message().startswith("Was the card red-draw2, not red-3?")
+    clean(h, {"type": "play", "card": "red-5", "player": "Bob"})
+    assert hands(h)["Ann"] == 9
+
+
 def test_duplicated_play_is_ignored_without_an_alert() -> None:
     h = healer("official")
     play = {"type": "play", "card": "red-7", "player": "Ann"}
