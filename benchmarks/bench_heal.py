@@ -300,6 +300,24 @@ def mistakes(args: argparse.Namespace) -> dict[str, int]:
     return dict(counts)
 
 
+def overhead(sources: list[tuple[str, str, list[Event]]]) -> str:
+    """Time per event of a clean log: the healer against the bare game."""
+    spent = {"game": 0.0, "healer": 0.0}
+    count = 0
+    for _source, rules, log in sources:
+        for name in spent:
+            judge: Any = Game(preset(rules))
+            if name == "healer":
+                judge = Healer(judge)
+            start = time.perf_counter()
+            for event in log:
+                judge.apply(event)
+            spent[name] += time.perf_counter() - start
+        count += len(log)
+    game_us, healer_us = (spent[k] / count * 1e6 for k in ("game", "healer"))
+    return f"clean logs, time per event: game {game_us:.0f} us, healer {healer_us:.0f} us"
+
+
 def row(mode: str, kind: str, outs: list[Outcome]) -> str:
     n = len(outs)
     loud = [o for o in outs if not o.silent]
@@ -342,6 +360,7 @@ def main() -> int:
         f"clean logs: alerts from the events alone {clean_alerts[False]}, "
         f"with the camera's view {clean_alerts[True]}"
     )
+    print(overhead(logs(args)))
     for source, table in tables.items():
         print(f"\n{source} ({len({id(o) for outs in table.values() for o in outs}) // 2} faults)")
         print(
