@@ -208,6 +208,7 @@ class Healer:
         self.game = game
         self.settings = settings or HealSettings()
         self.question: _Question | None = None
+        self._silent: _Question | None = None  # the others of the last silent healing
         self._asked = 0
         self._top: str | None = game.state_json()["top"]
         self._saw_top = False  # the camera has seen the record's top steadily
@@ -634,12 +635,16 @@ class Healer:
         rivals = [o for o in others if o.cost < best.cost + s.margin]
         # A guess, a close rival, or an explanation as unlikely as a guess: ask.
         unsure = best.as_judged is None and (best.guessed or best.cost >= s.guess)
-        if (rivals or unsure) and event is not None:
-            # Before asking again: does another answer to the open question explain it?
-            revised = self._revise(event, seq)
-            if revised is not None:
-                return self._done(revised)
-        base = min(o.base(at) for o in [best, *rivals])
+        if (rivals or unsure or best.as_judged is not None) and event is not None:
+            # Before asking: does another answer to an earlier healing explain it?
+            for earlier in (self.question, self._silent):
+                revised = self._revise(earlier, event, seq) if earlier is not None else None
+                if revised is not None:
+                    return self._done(revised)
+        misses = [o for o in others if o.as_judged is None][: s.max_options - 1]
+        silent = best.as_judged is None and not (rivals or unsure) and bool(misses)
+        # The log before the healing, back to where the options kept reach.
+        base = min(o.base(at) for o in [best, *rivals, *(misses if silent else [])])
         tail = game.events[base:at]
         steps: list[tuple[Event, Verdict]] = []
         final = self._commit(best, event, steps)
@@ -651,6 +656,8 @@ class Healer:
             self._ignored.update(c.name for c in _cards(event))
             if len(game.events) == at:  # (a refusal with a penalty is in the log)
                 self._refused = [*self._refused, event][-s.remember_refused :]
+        if silent:  # a later event may yet need one of the other misses
+            self._silent = _Question(base, tail, len(game.events), event, [best, *misses])
         if rivals or unsure:
             self._asked += 1
             options = [best, *rivals[: s.max_options - 1]]
@@ -660,12 +667,11 @@ class Healer:
             healed.alerts = [AskReferee(who, options, self._asked)]
         return self._done(healed)
 
-    def _revise(self, event: Event, seq: int) -> Healed | None:
-        """Another option of the open question, with the events since, makes ``event``
-        legal: take it silently (the question stays open, that option first)."""
-        q, game = self.question, self.game
-        if q is None:
-            return None
+    def _revise(self, q: _Question, event: Event, seq: int) -> Healed | None:
+        """Another option of an earlier healing (the open question, or the last silent
+        one), with the events since, makes ``event`` legal: take it silently (the
+        question stays open, that option first)."""
+        game = self.game
         now = game.events[q.base :]
         later = game.events[q.end :]
         for index, option in enumerate(q.options[1:], start=1):
@@ -689,6 +695,12 @@ class Healer:
                     continue
                 q.options = [option, *q.options[:index], *q.options[index + 1 :]]
                 q.end = end
+                # The other record of a healing, if it reaches into the rewritten log, is
+                # stale now.
+                if self.question is not q and self.question and self.question.end > q.base:
+                    self.question = None
+                if self._silent is not q and self._silent and self._silent.end > q.base:
+                    self._silent = None
                 healed = Healed(steps, final, True)
                 healed.kind = "revised"
                 return healed
@@ -710,11 +722,14 @@ class Healer:
     def _plain(self, event: object) -> Healed:
         verdict = self.game.apply(event)
         shown = event if isinstance(event, dict) else {"type": None}
-        q = self.question
-        if q is not None and len(self.game.events) < q.end:
+        size = len(self.game.events)
+        if self.question is not None and size < self.question.end:
             self.question = None  # the healed events were taken back
+        if self._silent is not None and size < self._silent.end:
+            self._silent = None
         if verdict.ok and shown.get("type") in ("round", "end-round"):
-            self.question, self._refused = None, []  # a round's questions end with it
+            self.question = self._silent = None  # a round's questions end with it
+            self._refused = []
         return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
 
     def _done(self, healed: Healed) -> Healed:
