@@ -164,6 +164,17 @@ def test_missed_draw_two_costs_at_most_one_alert(camera: bool) -> None:
     assert h.game.state_json()["turn"] == "Cy"
 
 
+def test_a_silent_healing_is_revised_when_a_later_event_needs_another() -> None:
+    h = healer("house", flip="yellow-draw2")  # Ann owes two ...
+    # ... and stacks a green-draw2 nobody sees; Bob stacks a Wild Draw Four.
+    first = h.apply({"type": "play", "card": "wild-draw4", "player": "Bob", "color": "blue"})
+    assert first.alerts == [] and first.kind == "penalty"  # read as: Ann took the two
+    second = h.apply({"type": "draw", "player": "Cy", "count": 8})  # Cy takes 2 + 2 + 4
+    assert second.ok and second.alerts == [] and second.kind == "revised"
+    assert hands(h) == {"Ann": 6, "Bob": 6, "Cy": 15, "Dee": 7}
+    assert h.game.state_json()["turn"] == "Dee"
+
+
 def test_missed_draw_before_a_pass_is_inferred() -> None:
     h = healer()
     healed = h.apply({"type": "pass", "player": "Ann"})
