@@ -1,0 +1,906 @@
+"""Self-healing: one missed or misread event costs at most one alert, never a cascade.
+
+A :class:`Healer` wraps a :class:`~tracker.game.Game`. An event the game would refuse
+(out of turn, illegal card, penalty pending, a pass with no draw, a colour with no wild
+on top...) is first explained: the smallest set of missed events that makes it legal
+(a play by the player on turn, a draw, a pending penalty taken, a pass, a colour
+named, a take-back, a misread card) is searched by trying candidates on the game and
+taking them back. The inferred events are applied marked ``"inferred": true``, then
+the real event. When no single explanation is clear, the best one is applied all the
+same (later events are judged against it) and ONE ``ask-referee`` alert offers the
+others as a one-tap fix (:meth:`Healer.resolve`). The camera's view of the pile
+(:meth:`Healer.observe_top`) is evidence: a card seen on top, steadily, that the record
+does not show names the missed play.
+
+>>> from tracker.rules import preset
+>>> healer = Healer(Game(preset("official")))
+>>> _ = healer.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
+>>> _ = healer.apply({"type": "flip", "card": "red-5"})
+>>> healed = healer.apply({"type": "play", "card": "blue-9", "player": "Bob"})
+>>> healed.ok, healed.codes
+(False, ['ask-referee'])
+>>> print(healed.alerts[0].message())
+Bob played out of turn: it is Ann's turn. (Refused; tap to correct. Or: Ann played red-9.)
+>>> healed = healer.apply({"type": "play", "card": "blue-3", "player": "Cy"})
+>>> healed.kind, healed.alerts, healed.inferred   # it makes sense only with the miss
+('revised', [], [{'type': 'play', 'player': 'Ann', 'card': 'red-9', 'inferred': True}])
+>>> healer.resolve(0, card="blue-5").ok   # the referee: yes, and it was blue-5
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from tracker.cards import COLORS, NUMBERS, Card, CardError, parse_card
+from tracker.game import Game, Verdict
+
+Event = dict[str, Any]
+
+#: Event types whose refusal may come from a missed event.
+HEALABLE: Final = frozenset({"play", "draw", "pass", "color", "flip"})
+#: Refusals a missed event explains (alert codes, and ``bad-event`` reasons).
+MISS_CODES: Final = frozenset(
+    {"out-of-turn", "illegal-card", "penalty-pending", "illegal-last-card"}
+)
+MISS_REASONS: Final = frozenset(
+    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over", "too-many-copies"}
+)
+ASK: Final = "ask-referee"
+WILDS: Final = frozenset({"wild", "wild-draw4"})
+_STATE_KEYS: Final = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
+
+
+@dataclass(frozen=True)
+class HealSettings:
+    """Costs of the explanations (lower is likelier) and how the camera's view counts.
+
+    An explanation within ``margin`` of the best one that leaves another state is a
+    rival: the referee is asked. A play of a card nobody saw is a guess: always asked.
+    """
+
+    seen_play: float = 0.5  # a play of the card the camera saw on top
+    misread: float = 0.75  # the last card read wrong; the camera shows the right one
+    penalty: float = 0.75  # a pending draw penalty taken: it was owed
+    draw: float = 1.25  # a turn's draw (its pass is implied by the next play)
+    passed: float = 0.25
+    color: float = 1.25  # the colour named for the wild on top was another
+    retract: float = 1.25  # the last play was taken back
+    duplicate: float = 1.0  # a play taken twice (a jump-in with the twin) was reported twice
+    guess: float = 2.0  # a card nobody saw
+    as_judged: float = 2.0  # no miss: the event is the player's own mistake
+    contradicted: float = 1.5  # added where the camera's view says otherwise
+    margin: float = 1.0
+    top_sightings: int = 3  # sightings in a row that make a seen top steady ...
+    top_steady_s: float = 0.4  # ... over at least this long
+    top_patience_s: float = 2.0  # a steady top unlike the record's this long: heal
+    rewrite_depth: int = 4  # a misread card is looked for this far back in the log
+    max_options: int = 4  # options offered to the referee
+    remember_refused: int = 3  # refused events tried again with a later explanation
+    earlier: float = 0.25  # added per event back, for a miss before events that were legal
+    max_recounts: int = 6  # other readings tried per copy of a card the deck has no more of
+
+
+@dataclass
+class _Option:
+    """One explanation: inferred events (after rewriting one past event) and its cost."""
+
+    kind: str
+    events: list[Event]
+    cost: float
+    guessed: bool = False
+    rewrite: tuple[int, list[Event]] | None = None  # (index in the log, events put instead)
+    seen: str | None = None  # the camera-seen card it accounts for
+    state: tuple[Any, ...] = ()
+    as_judged: Verdict | None = None
+    applied: list[Event] = field(default_factory=list)  # the inferred events, as tried
+    replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
+
+    def base(self, at: int) -> int:
+        """How far back in a log of ``at`` events this explanation reaches."""
+        undos = sum(1 for e in self.events if e["type"] == "undo")
+        return min(at - undos, self.rewrite[0] if self.rewrite is not None else at)
+
+    def texts(self) -> tuple[str, str, str, str]:
+        """(question, statement) in English, then in Chinese."""
+        return _texts(self)
+
+
+class AskReferee:
+    """The alert that asks the referee: same shape as :class:`tracker.messages.Alert`."""
+
+    code = ASK
+    variant = None
+
+    def __init__(self, player: str | None, options: list[_Option], question_id: int) -> None:
+        self.player = player
+        texts = [o.texts() for o in options]
+        en_others = "; ".join(t[1] for t in texts[1:])
+        zh_others = "；".join(t[3] for t in texts[1:])
+        if options[0].as_judged is not None:  # refused as judged, unless the referee says
+            self._en = f"{texts[0][1]}. (Refused; tap to correct."
+            self._zh = f"{texts[0][3]}。（未记录；可一键更正。"
+        else:
+            self._en = f"{texts[0][0]} (Recorded so; tap to correct."
+            self._zh = f"{texts[0][2]}（已这样记录；可一键更正。"
+        self._en += f" Or: {en_others}.)" if en_others else ")"
+        self._zh += f"也可能：{zh_others}。）" if zh_others else "）"
+        labels = [{"index": i, "en": t[1], "zh": t[3]} for i, t in enumerate(texts)]
+        self.params: dict[str, Any] = {"question": question_id, "options": labels}
+
+    def message(self, language: str = "en") -> str:
+        return self._zh if language == "zh" else self._en
+
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        messages = {"en": self.message("en"), "zh": self.message("zh")}
+        return {
+            "code": ASK,
+            "player": self.player,
+            "message": messages.get(language, messages["en"]),
+            "params": dict(self.params),
+            "messages": messages,
+        }
+
+    def __repr__(self) -> str:
+        return f"AskReferee({self.player!r}, {self.params['options']!r})"
+
+
+class Healed:
+    """What one input did: ``steps`` (each event applied to the game, with its verdict,
+    in order: store them all) and the verdict-like answer for the input itself."""
+
+    def __init__(self, steps: list[tuple[Event, Verdict]], final: Verdict, ok: bool) -> None:
+        self.steps = steps
+        self.ok = ok
+        self.seq = final.seq
+        self.state = final.state
+        self.alerts: list[Any] = list(final.alerts)
+        self.extra = final.extra  # what an end-round verdict adds
+        self.kind: str | None = None  # the explanation applied, when one was
+
+    @property
+    def inferred(self) -> list[Event]:
+        return [e for e, _ in self.steps if e.get("inferred")]
+
+    @property
+    def codes(self) -> list[str]:
+        return [a.code for a in self.alerts]
+
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        out = {
+            "seq": self.seq,
+            "ok": self.ok,
+            "alerts": [a.to_json(language) for a in self.alerts],
+            "state": self.state,
+        }
+        if self.extra:
+            out.update(self.extra)
+        if self.kind is not None:
+            out["healed"] = self.kind
+            out["inferred"] = self.inferred
+        return out
+
+    def dumps(self, language: str = "en") -> str:
+        """The verdict as one JSON line (like :meth:`Verdict.dumps`)."""
+        return json.dumps(self.to_json(language), ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        return f"Healed(ok={self.ok}, alerts={self.codes}, inferred={self.inferred})"
+
+
+@dataclass
+class _Question:
+    """An open question: how to put the log back as it was, and the options."""
+
+    base: int  # the log is cut back to this length ...
+    tail: list[Event]  # ... and these events applied again, to undo the healing
+    end: int  # the log's length right after the healing
+    event: Event | None  # the real event (None: healed from the camera's view alone)
+    options: list[_Option]
+
+
+class Healer:
+    """A game that heals itself from missed events; see the module docstring."""
+
+    def __init__(self, game: Game, settings: HealSettings | None = None) -> None:
+        self.game = game
+        self.settings = settings or HealSettings()
+        self.question: _Question | None = None
+        self._silent: _Question | None = None  # the others of the last silent healing
+        self._asked = 0
+        self._top: str | None = game.state_json()["top"]
+        self._saw_top = False  # the camera has seen the record's top steadily
+        self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
+        self._ignored: set[str] = set()  # refused cards still lying on the pile
+        self._run: tuple[str | None, float, int] = (None, 0.0, 0)
+        self._handled: tuple[str | None, float] = (None, 0.0)
+        self._refused: list[Event] = []  # refused events no explanation took yet
+
+    # ------------------------------------------------------------------ public API
+
+    def apply(self, event: object) -> Healed:
+        """Judge one event; heal a refusal that a missed event explains."""
+        game = self.game
+        if not isinstance(event, dict) or event.get("type") not in HEALABLE:
+            return self._plain(event)
+        log = game.events
+        at, seq = len(log), game.seq
+        verdict = game.apply(event)
+        if self._duplicate(event, verdict, log[-1] if log else None):
+            self._restore(at, [], seq)
+            game.seq = seq + 1
+            healed = Healed([], verdict, False)
+            healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
+            return self._done(healed)
+        if verdict.ok or not _missable(verdict, event):
+            if not verdict.ok:
+                self._ignored.update(c.name for c in _cards(event))
+            elif event["type"] != "color":
+                self._refused = []
+            return self._done(Healed([(event, verdict)], verdict, verdict.ok))
+        self._restore(at, [], seq)
+        return self._decide(event, self._explain(event, verdict), at, seq)
+
+    def undo(self) -> Healed:
+        """Take back the last event, inferred or not (``{"type": "undo"}``)."""
+        return self.apply({"type": "undo"})
+
+    def observe_top(self, card: str | None, t: float) -> Healed | None:
+        """The card the camera sees on top of the discard pile at time ``t`` (None: no
+        card seen, or a hand over the pile). A steady top unlike the record's for
+        ``top_patience_s`` is healed: the missed play inferred, or the referee asked."""
+        if card is None:
+            return None
+        name, since, count = self._run
+        self._run = (name, since, count + 1) if card == name else (card, t, 1)
+        name, since, count = self._run
+        steady = count >= self.settings.top_sightings and t - since >= self.settings.top_steady_s
+        if not steady or card in self._ignored:
+            return None
+        if card == self._top:
+            self._saw_top = True
+            return None
+        self._seen.pop(card, None)
+        self._seen[card] = None
+        if t - since < self.settings.top_patience_s or self._handled == (card, since):
+            return None
+        self._handled = (card, since)
+        at, seq = len(self.game.events), self.game.seq
+        options = [o for o in self._top_options(card) if self._try(o, None, at, seq, card)]
+        return self._decide(None, options, at, seq) if options else None
+
+    def resolve(self, index: int, card: str | None = None, color: str | None = None) -> Healed:
+        """The referee's one tap: option ``index`` of the open question is what happened
+        (0 is the one applied), with ``card`` (and a wild's ``color``) instead of the
+        card it guessed ("Correct it"). The undos and events it takes are in ``steps``.
+
+        Raises ``LookupError`` when no question is open or ``index`` is no option, and
+        ``ValueError`` for a ``card`` that is no card or an option that lays none.
+        """
+        q = self.question
+        if q is None or not 0 <= index < len(q.options):
+            raise LookupError(f"no open question with an option {index}")
+        option = q.options[index]
+        if card is not None:
+            option = _with_card(option, card, color)
+        game = self.game
+        later = game.events[q.end :]
+        steps: list[tuple[Event, Verdict]] = []
+        self._restore(q.base, q.tail, None, steps)
+        answer = self._commit(option, q.event, steps)
+        self.question = None
+        self._done(Healed([], answer, answer.ok))
+        alerts = list(answer.alerts)
+        for event in later:  # judged again, healed where they need it
+            again = self.apply(event)
+            steps += again.steps
+            alerts += again.alerts
+        healed = Healed(steps, answer, answer.ok)
+        healed.state, healed.alerts = _design_state(game), alerts
+        healed.kind = option.kind if option.as_judged is None else None
+        return self._done(healed)
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, event: Event, verdict: Verdict) -> list[_Option]:
+        game, s = self.game, self.settings
+        at, seq = len(game.events), game.seq
+        cards = _cards(event)
+        options = self._candidates(event)
+        if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
+            options += self._recounts(cards)
+        options += self._twice()
+        options = self._weigh(options, {c.name for c in cards})
+        # The events refused just before may have been right, given the missed ones.
+        options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
+        # A refusal for a rule (not an impossible event) may be the player's own mistake.
+        ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
+        cost = s.as_judged + (0.0 if ruled else s.contradicted)
+        options.append(_Option("as-judged", [], cost, as_judged=verdict))
+        found = [o for o in options if self._try(o, event, at, seq, None)]
+        if min((o.cost for o in found if o.as_judged is None), default=cost) >= cost:
+            found += [o for o in self._earlier(at, seq) if self._try(o, event, at, seq, None)]
+        return found
+
+    def _earlier(self, at: int, seq: int) -> list[_Option]:
+        """Missed events a few events back: the ones since were legal all the same."""
+        s, game = self.settings, self.game
+        log, out = game.events, []
+        for back in range(1, s.rewrite_depth + 1):
+            index = at - back
+            if index < 1 or log[index]["type"] in ("round", "flip", "undo", "end-round"):
+                break
+            if log[index]["type"] not in ("play", "draw", "pass") or log[index].get("inferred"):
+                continue
+            self._restore(index, [], seq)
+            for option in self._candidates(log[index]):
+                if option.rewrite is None and all("player" in e for e in option.events):
+                    inferred = [{**e, "inferred": True} for e in option.events]
+                    cost = option.cost + back * s.earlier
+                    rewrite = (index, [*inferred, log[index]])
+                    out.append(_Option(option.kind, [], cost, option.guessed, rewrite))
+            self._restore(index, log[index:at], seq)
+        return out
+
+    def _candidates(self, event: Event) -> list[_Option]:
+        """Missed events that may explain ``event`` in the game's present state."""
+        game, s = self.game, self.settings
+        state = game.state_json()
+        turn, cards = state["turn"], _cards(event)
+        options: list[_Option] = []
+        if state["phase"] == "play" and turn is not None:
+            if state["pending_draw"]:
+                draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
+                options.append(_Option("penalty", [draw], s.penalty))
+            else:
+                draw, passed = {"type": "draw", "player": turn}, {"type": "pass", "player": turn}
+                options.append(_Option("draw", [draw], s.draw))
+                options.append(_Option("draw", [draw, passed], s.draw + s.passed))
+                options.append(_Option("pass", [passed], s.passed))
+                actor = event.get("player")
+                if isinstance(actor, str) and actor != turn and event.get("type") != "draw":
+                    # The actor drew first (the pass of the player on turn implied).
+                    own = {"type": "draw", "player": actor}
+                    options.append(_Option("draw", [own], s.draw))
+                    options.append(_Option("draw", [passed, own], s.draw + s.passed))
+            for laid, color, seen in self._guesses(event, state):
+                play: Event = {"type": "play", "player": turn, **_laid(laid)}
+                if color is not None:
+                    play["color"] = color
+                cost = s.seen_play if seen else s.guess
+                shown = laid[-1] if seen else None
+                options.append(_Option("play", [play], cost, not seen, seen=shown))
+                # Or the player on turn drew and passed, and the next one played it.
+                later = {k: v for k, v in play.items() if k != "player"}
+                after_pass = [{"type": "pass", "player": turn}, later]
+                options.append(_Option("play", after_pass, cost + s.passed, not seen, seen=shown))
+            if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
+                # Someone jumped in with the identical card (which looks the same on top).
+                for other in state["hands"]:
+                    if other != turn:
+                        jump = {"type": "play", "card": state["top"], "player": other}
+                        options.append(_Option("play", [jump], s.guess, True))
+            if state["top"] in WILDS and cards and cards[0].color is not None:
+                options.append(
+                    _Option("color", [{"type": "color", "color": cards[0].color}], s.color)
+                )
+            log = game.events
+            if log and log[-1].get("type") == "play":
+                options.append(_Option("retract", [{"type": "undo"}], s.retract))
+            options += self._misreads(cards, list(self._seen), _drawn(event))
+        elif state["phase"] == "round-over":
+            # The player who went out still holds a card: a draw of theirs was missed.
+            log = game.events
+            plays = [
+                i
+                for i in range(len(log) - 1, -1, -1)[: s.rewrite_depth]
+                if log[i]["type"] == "play"
+            ]
+            if plays:
+                last = log[plays[0]]
+                draw = {"type": "draw", "player": last.get("player"), "inferred": True}
+                rewrite = (plays[0], [draw, last])
+                options.append(_Option("late-draw", [], s.draw, rewrite=rewrite))
+        elif state["phase"] == "flip" and event.get("type") == "play" and cards:
+            for card in [*self._seen, *_bridges(cards[0], None, None)]:
+                seen = card in self._seen
+                flip = {"type": "flip", "card": card}
+                cost = s.seen_play if seen else s.guess
+                options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
+        return options
+
+    def _weigh(self, options: list[_Option], played: set[str]) -> list[_Option]:
+        """The camera's view: a steady top nothing explains, or a guess it contradicts."""
+        s = self.settings
+        unexplained = [c for c in self._seen if c not in played]
+        for option in options:
+            # The camera saw the record's top all along: no other card came, none went.
+            guess_against_view = (
+                self._saw_top
+                and (option.kind == "retract" or option.guessed)
+                and option.kind in ("play", "misread", "flip", "retract")
+                and not _same_card(option, self._top)
+            )
+            if (unexplained and option.seen is None) or guess_against_view:
+                option.cost += s.contradicted
+        return options
+
+    def _guesses(
+        self, event: Event, state: dict[str, Any]
+    ) -> list[tuple[list[str], str | None, bool]]:
+        """Cards the player on turn may have played unseen: (cards, colour, seen)."""
+        cards = _cards(event)
+        names = {c.name for c in cards}
+        real = cards[0] if cards else None
+        wild_color = (
+            None if event.get("type") == "color" else (real and real.color) or state["color"]
+        )
+        out: list[tuple[list[str], str | None, bool]] = []
+        for card in self._seen:
+            if card not in names:
+                out.append(([card], wild_color if card in WILDS else None, True))
+                out += [(fan, None, True) for fan in self._fans(card, state["color"])]
+        for name in _bridges(real, _card(state["top"]), state["color"]):
+            if name not in self._seen:
+                out.append(([name], wild_color if name in WILDS else None, False))
+        return out
+
+    def _fans(self, card: str, color: str | None) -> list[list[str]]:
+        """Several cards at once with ``card`` on top: one of the colour on the pile under
+        it (the rules allowing it); the camera sees only the top one."""
+        top = _card(card)
+        if not self.game.rules.multi_play or top is None or top.color in (None, color):
+            return []
+        if color not in COLORS:
+            return []
+        third = next(c for c in COLORS if c not in (color, top.color))
+        under = f"{color}-{top.value}"
+        return [[under, card], [under, f"{third}-{top.value}", card]]
+
+    def _misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[_Option]:
+        """The last card laid (a flip or a one-card play, a few events back) was another;
+        ``drawn``: the cards of a draw that would be a penalty (a +2 or +4 misread)."""
+        s, log = self.settings, self.game.events
+        found = None
+        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 0) - 1, -1):
+            old = log[index]
+            if old.get("type") in ("flip", "play") and isinstance(old.get("card"), str):
+                found = index
+                break
+            if old.get("type") in ("round", "undo", "play"):
+                return []
+        if found is None:
+            return []
+        old = log[found]
+        was = _card(old["card"])
+        guesses = _bridges(cards[0], was, None, misread=True) if cards else []
+        if was is not None and was.color is not None and drawn in (2, 4):
+            guesses.append(f"{was.color}-draw2" if drawn == 2 else "wild-draw4")
+        out = []
+        for name in dict.fromkeys([*seen, *guesses]):
+            if name == old["card"]:
+                continue
+            is_seen = name in seen
+            cost = s.guess
+            if is_seen:
+                cost = s.misread + (s.contradicted if self._saw_top else 0.0)
+            fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
+            option = _Option("misread", [], cost, not is_seen, (found, [fixed]))
+            option.seen = name if is_seen else None
+            out.append(option)
+        return out
+
+    def _twice(self) -> list[_Option]:
+        """A play the rules took a second time (a jump-in with the twin card) that was
+        one play reported twice, a few events back."""
+        s, log = self.settings, self.game.events
+        out = []
+        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 1) - 1, -1):
+            old, before = log[index], log[index - 1]
+            twin = old["type"] == before["type"] == "play" and _cards(old) == _cards(before)
+            if twin and old.get("player") == before.get("player"):
+                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option.seen = " + ".join(c.name for c in _cards(old))
+                out.append(option)
+        return out
+
+    def _recounts(self, cards: list[Card]) -> list[_Option]:
+        """A deck holds no more copies: an earlier copy in this round was another card
+        (a misread, or a guess). The latest copies first, each read as a card of its
+        colour or of its value."""
+        s, log = self.settings, self.game.events
+        out: list[_Option] = []
+        names = {c.name for c in cards}
+        for index in range(len(log) - 1, -1, -1):
+            old = log[index]
+            if old.get("type") == "round":
+                break
+            if old.get("type") not in ("flip", "play") or old.get("card") not in names:
+                continue
+            before = log[index - 1]
+            if before.get("card") == old["card"] and before.get("player") == old.get("player"):
+                # Taken as a jump-in with the twin, it was one play reported twice.
+                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option.seen = old["card"]
+                out.append(option)
+            was = parse_card(old["card"])
+            if was.color is None:
+                continue
+            others = [f"{c}-{was.value}" for c in COLORS if c != was.color]
+            others += [f"{was.color}-{v}" for v in NUMBERS if was.is_number and v != was.value]
+            for name in others[: s.max_recounts]:
+                fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
+                out.append(_Option("misread", [], s.guess, True, (index, [fixed])))
+        return out
+
+    def _top_options(self, card: str) -> list[_Option]:
+        """Explanations of a steady top ``card`` that the record does not show."""
+        s, state = self.settings, self.game.state_json()
+        turn, out = state["turn"], []
+        if state["phase"] == "flip":
+            out.append(_Option("flip", [{"type": "flip", "card": card}], s.seen_play, seen=card))
+        if state["phase"] != "play" or turn is None:
+            return out
+        play: Event = {"type": "play", "card": card, "player": turn}
+        cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
+        out.append(_Option("play", [play], cost, seen=card))
+        for fan in self._fans(card, state["color"]):
+            several = {"type": "play", "player": turn, **_laid(fan)}
+            out.append(_Option("play", [several], cost, seen=card))
+        # The player on turn drew and passed; the next one played it.
+        after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
+        out.append(_Option("play", after_pass, cost + s.passed, seen=card))
+        if state["pending_draw"]:
+            draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
+            after = {"type": "play", "card": card}
+            out.append(_Option("penalty", [draw, after], cost + s.penalty, seen=card))
+        log = self.game.events
+        if log and log[-1].get("type") == "play":
+            out.append(_Option("retract", [{"type": "undo"}], s.retract, seen=card))
+        return out + self._misreads([], [card])
+
+    # ------------------------------------------------------------------ trying and choosing
+
+    def _try(
+        self, option: _Option, event: Event | None, at: int, seq: int, top: str | None
+    ) -> bool:
+        """Apply ``option`` (then ``event``), note the state, and take it all back."""
+        base = option.base(at)
+        tail = self.game.events[base:at]
+        steps: list[tuple[Event, Verdict]] = []
+        final = self._commit(option, event, steps)
+        fine = all(v.ok and not v.alerts for _, v in steps[:-1])
+        fine = fine and (option.as_judged is not None or (final.ok and not final.alerts))
+        if top is not None:
+            fine = fine and self.game.state_json()["top"] == top
+        option.state = _key(self.game)
+        option.applied = [e for e, _ in steps if e.get("inferred")]
+        self._restore(base, tail, seq)
+        return fine
+
+    def _commit(
+        self, option: _Option, event: Event | None, steps: list[tuple[Event, Verdict]]
+    ) -> Verdict:
+        """Apply an option's rewrite and inferred events, then ``event``; the last verdict."""
+        game = self.game
+        if option.rewrite is not None:
+            index, fixed = option.rewrite
+            later = game.events[index + 1 :]
+            self._restore(index, [], None, steps)
+            steps += [(new, game.apply(new)) for new in fixed]
+            steps += [(old, game.apply(old)) for old in later]
+        for template in option.events:
+            inferred = {**template, "inferred": True}
+            if inferred["type"] in ("play", "draw", "pass") and "player" not in inferred:
+                inferred["player"] = game.state_json()["turn"]
+            steps.append((inferred, game.apply(inferred)))
+        steps += [(again, game.apply(again)) for again in option.replayed]
+        if event is not None:
+            steps.append((event, game.apply(event)))
+        if not steps:
+            raise ValueError("an explanation with nothing to apply")
+        return steps[-1][1]
+
+    def _restore(
+        self,
+        base: int,
+        tail: list[Event],
+        seq: int | None,
+        steps: list[tuple[Event, Verdict]] | None = None,
+    ) -> None:
+        """Undo down to ``base`` events, then apply ``tail`` again; ``seq`` restores the
+        game's counter (a trial leaves no trace), else the undos go to ``steps``."""
+        game = self.game
+        while len(game.events) > base:
+            undo = {"type": "undo"}
+            verdict = game.apply(undo)
+            if steps is not None:
+                steps.append((undo, verdict))
+        for event in tail:
+            verdict = game.apply(event)
+            if steps is not None:
+                steps.append((event, verdict))
+        if seq is not None:
+            game.seq = seq
+
+    def _decide(self, event: Event | None, options: list[_Option], at: int, seq: int) -> Healed:
+        """Apply the best explanation; ask the referee when it is a guess or has rivals."""
+        s, game = self.settings, self.game
+        by_state: dict[tuple[Any, ...], _Option] = {}
+        for option in sorted(options, key=lambda o: (o.cost, o.as_judged is None)):
+            by_state.setdefault(option.state, option)
+        best, *others = by_state.values()
+        rivals = [o for o in others if o.cost < best.cost + s.margin]
+        # A guess, a close rival, or an explanation as unlikely as a guess: ask.
+        unsure = best.as_judged is None and (best.guessed or best.cost >= s.guess)
+        if (rivals or unsure or best.as_judged is not None) and event is not None:
+            # Before asking: does another answer to an earlier healing explain it?
+            for earlier in (self.question, self._silent):
+                revised = self._revise(earlier, event, seq) if earlier is not None else None
+                if revised is not None:
+                    return self._done(revised)
+        misses = [o for o in others if o.as_judged is None][: s.max_options - 1]
+        silent = best.as_judged is None and not (rivals or unsure) and bool(misses)
+        # The log before the healing, back to where the options kept reach.
+        base = min(o.base(at) for o in [best, *rivals, *(misses if silent else [])])
+        tail = game.events[base:at]
+        steps: list[tuple[Event, Verdict]] = []
+        final = self._commit(best, event, steps)
+        healed = Healed(steps, final, final.ok)
+        if best.as_judged is None:
+            healed.kind = best.kind
+            self._refused = []
+        elif event is not None:
+            self._ignored.update(c.name for c in _cards(event))
+            if len(game.events) == at:  # (a refusal with a penalty is in the log)
+                self._refused = [*self._refused, event][-s.remember_refused :]
+        if silent:  # a later event may yet need one of the other misses
+            self._silent = _Question(base, tail, len(game.events), event, [best, *misses])
+        if rivals or unsure:
+            self._asked += 1
+            options = [best, *rivals[: s.max_options - 1]]
+            self.question = _Question(base, tail, len(game.events), event, options)
+            player = event.get("player") if event is not None else None
+            who = player if isinstance(player, str) else final.state.get("turn")
+            healed.alerts = [AskReferee(who, options, self._asked)]
+        return self._done(healed)
+
+    def _revise(self, q: _Question, event: Event, seq: int) -> Healed | None:
+        """Another option of an earlier healing (the open question, or the last silent
+        one), with the events since, makes ``event`` legal: take it silently (the
+        question stays open, that option first)."""
+        game = self.game
+        now = game.events[q.base :]
+        later = game.events[q.end :]
+        for index, option in enumerate(q.options[1:], start=1):
+            for trial in (True, False):
+                steps: list[tuple[Event, Verdict]] = []
+                self._restore(q.base, q.tail, None, steps)
+                answer = self._commit(option, q.event, steps)
+                end = len(game.events)
+                fine = answer.ok or option.as_judged is not None
+                for old in later:
+                    verdict = game.apply(old)
+                    steps.append((old, verdict))
+                    fine = fine and verdict.ok
+                final = game.apply(event)
+                steps.append((event, final))
+                fine = fine and final.ok and not final.alerts
+                if trial:
+                    self._restore(q.base, now, seq)
+                    if not fine:
+                        break
+                    continue
+                q.options = [option, *q.options[:index], *q.options[index + 1 :]]
+                q.end = end
+                # The other record of a healing, if it reaches into the rewritten log, is
+                # stale now.
+                if self.question is not q and self.question and self.question.end > q.base:
+                    self.question = None
+                if self._silent is not q and self._silent and self._silent.end > q.base:
+                    self._silent = None
+                healed = Healed(steps, final, True)
+                healed.kind = "revised"
+                return healed
+        return None
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _duplicate(self, event: Event, verdict: Verdict, last: Event | None) -> bool:
+        """A play reported twice: the same cards as the last play, by the same player,
+        refused. (Where the rules take it, as a jump-in with the twin card or another
+        copy on one's turn, it is a play: the two cannot be told apart.)"""
+        if verdict.ok or event.get("type") != "play" or last is None:
+            return False
+        if last.get("type") != "play" or _cards(last) != _cards(event):
+            return False
+        who, before = event.get("player"), last.get("player")
+        return who is None or before is None or who == before
+
+    def _plain(self, event: object) -> Healed:
+        verdict = self.game.apply(event)
+        shown = event if isinstance(event, dict) else {"type": None}
+        size = len(self.game.events)
+        if self.question is not None and size < self.question.end:
+            self.question = None  # the healed events were taken back
+        if self._silent is not None and size < self._silent.end:
+            self._silent = None
+        if verdict.ok and shown.get("type") in ("round", "end-round"):
+            self.question = self._silent = None  # a round's questions end with it
+            self._refused = []
+        return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
+
+    def _done(self, healed: Healed) -> Healed:
+        top = self.game.state_json()["top"]
+        if top != self._top:
+            self._top, self._saw_top = top, False
+            self._seen, self._ignored = {}, set()
+        return healed
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _missable(verdict: Verdict, event: Event) -> bool:
+    """Is the refusal one a missed event may explain? (A draw of several cards refused
+    as too many may be a penalty the tracker did not know of.)"""
+    for alert in verdict.alerts:
+        if alert.code in MISS_CODES:
+            continue
+        reason = alert.params.get("reason")
+        if alert.code == "bad-event" and (reason in MISS_REASONS or _drawn(event) > 1):
+            continue
+        return False
+    return bool(verdict.alerts)
+
+
+def _drawn(event: Event) -> int:
+    """The cards a ``draw`` event takes (0 for another event)."""
+    count = event.get("count", 1)
+    ok = event.get("type") == "draw" and isinstance(count, int) and not isinstance(count, bool)
+    return count if ok else 0
+
+
+def _card(name: object) -> Card | None:
+    try:
+        return parse_card(name)
+    except CardError:
+        return None
+
+
+def _cards(event: Event) -> list[Card]:
+    names = event.get("cards") if event.get("cards") is not None else [event.get("card")]
+    if not isinstance(names, list):
+        return []
+    cards = [_card(n) for n in names]
+    return [c for c in cards if c is not None] if all(cards) else []
+
+
+def _bridges(
+    real: Card | None, top: Card | None, color: str | None, misread: bool = False
+) -> list[str]:
+    """Cards that may lie between ``top`` (of ``color``) and the card ``real`` played
+    next: one per kind of effect (number, skip, reverse, draw2, wild, wild-draw4).
+
+    With ``misread``, the cards ``top`` may have been misread from: its value in the
+    real card's colour, or its colour with the real card's value.
+    """
+    colors = [c for c in (color, real.color if real else None, top.color if top else None) if c]
+    values = [v for v in (top.value if top else None, real.value if real else None) if v]
+    if misread:
+        if real is None or top is None or top.color is None or real.color is None:
+            return []
+        return list(dict.fromkeys([f"{real.color}-{top.value}", f"{top.color}-{real.value}"]))
+    out = [
+        f"{c}-{v}"
+        for c in colors
+        for v in [*values, "skip", "reverse", "draw2", "5"]
+        if c in COLORS
+    ]
+    if top is not None and top.color is not None:
+        out += [f"{c}-{top.value}" for c in COLORS]  # the top's value, in any colour
+    out = [n for n in dict.fromkeys(out) if _card(n) is not None]
+    return [*out, "wild", "wild-draw4"]
+
+
+def _with_card(option: _Option, card: str, color: str | None) -> _Option:
+    """The option with ``card`` (and ``color``) for the card it lays (a correction)."""
+    if _card(card) is None:
+        raise ValueError(f"{card!r} is not a card")
+    if color is not None and color not in COLORS:
+        raise ValueError(f"{color!r} is not a color")
+    events = [dict(e) for e in option.events]
+    rewrite = (option.rewrite[0], [dict(e) for e in option.rewrite[1]]) if option.rewrite else None
+    laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
+    if not laid:
+        raise ValueError(f"the option '{option.texts()[1]}' lays no card")
+    laid[0]["card"] = card
+    laid[0].pop("color", None)
+    if color is not None:
+        laid[0]["color"] = color
+    return replace(option, events=events, rewrite=rewrite, guessed=False)
+
+
+def _laid(cards: list[str]) -> Event:
+    """The ``card`` or ``cards`` field of a play."""
+    return {"card": cards[0]} if len(cards) == 1 else {"cards": list(cards)}
+
+
+def _same_card(option: _Option, top: str | None) -> bool:
+    """Does the option play a card identical to ``top`` (which the camera sees the same)?"""
+    return any(e.get("card") == top for e in option.events)
+
+
+def _design_state(game: Game) -> dict[str, Any]:
+    """The DESIGN.md state of ``game`` (turn, direction, top, color, pending, hands)."""
+    state = game.state_json()
+    return {k: state[k] for k in ("turn", "direction", "top", "color", "pending_draw", "hands")}
+
+
+def _key(game: Game) -> tuple[Any, ...]:
+    state = game.state_json()
+    return tuple(
+        tuple(sorted(state[k].items())) if isinstance(state[k], dict) else state[k]
+        for k in _STATE_KEYS
+    )
+
+
+_QUESTIONS: Final = {
+    "play": ("Did {p} play {card}?", "{p} played {card}", "{p} 出了 {card}"),
+    "draw": ("Did {p} draw a card?", "{p} drew a card", "{p} 摸了一张牌"),
+    "penalty": ("Did {p} take the penalty cards?", "{p} took the penalty cards", "{p} 摸了罚牌"),
+    "pass": ("Did {p} pass?", "{p} passed", "{p} 过牌"),
+    "color": (
+        "Was the color named {color}?",
+        "the color named was {color}",
+        "叫的颜色是 {color}",
+    ),
+    "retract": ("Was {card} taken back?", "{card} was taken back", "{card} 被收回了"),
+    "misread": (
+        "Was the card {card}, not {was}?",
+        "the card was {card}, not {was}",
+        "那张牌是 {card}，不是 {was}",
+    ),
+    "late-draw": (
+        "Did {p} draw a card before going out?",
+        "{p} drew a card before going out",
+        "{p} 出完之前摸过一张牌",
+    ),
+    "duplicate": ("Was {card} reported twice?", "{card} was reported twice", "{card} 被重复记录了"),
+    "flip": ("Was the starter card {card}?", "the starter card was {card}", "第一张牌是 {card}"),
+}
+
+
+def _texts(option: _Option) -> tuple[str, str, str, str]:
+    """(question, statement) in English, then in Chinese."""
+    if option.as_judged is not None:
+        alert = option.as_judged.alerts[0]
+        en, zh = alert.message("en").rstrip("."), alert.message("zh").rstrip("。")
+        return f"Or is it as judged: {en}?", en, f"还是按原判：{zh}？", zh
+    laid = option.applied or option.events or (option.rewrite or (0, [{}]))[1] or [{}]
+    first = laid[-1]
+    if option.kind == "draw" and len(option.events) > 1:
+        texts = (
+            "Did {p} draw a card and pass?",
+            "{p} drew a card and passed",
+            "{p} 摸了一张牌并过牌",
+        )
+    else:
+        texts = _QUESTIONS[option.kind]
+    if option.kind == "penalty":
+        first = laid[0]
+    if option.kind == "misread":
+        first = next((e for e in laid if "was" in e), first)
+    values = {
+        "p": first.get("player", "?"),
+        "card": first.get("card") or " + ".join(first.get("cards") or [option.seen or "?"]),
+        "was": first.get("was", "?"),
+        "color": first.get("color", "?"),
+    }
+    en_q, en, zh = (text.format(**values) for text in texts)
+    return en_q, en, f"{zh}吗？", zh
+
+
+__all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]
