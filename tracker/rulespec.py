@@ -32,6 +32,7 @@ __all__ = [
     "from_spec",
     "loads",
     "spec_of",
+    "text_of",
 ]
 
 #: Toggles that are not ``set``: the preset's name is the spec's ``preset``.
@@ -56,6 +57,27 @@ def changed(rules: RuleSet) -> dict[str, object]:
 def spec_of(rules: RuleSet) -> dict[str, Any]:
     """``{"preset": name, "set": {toggle: value}}`` with only the toggles that differ."""
     return {"preset": rules.name, "set": changed(rules)}
+
+
+def text_of(rules: RuleSet) -> str:
+    """The rule set in one line, as ``--set`` would write it.
+
+    >>> text_of(preset("house").with_(jump_in=False, hand_size=5))
+    'house, jump_in=false, hand_size=5'
+    """
+    parts = [rules.name]
+    for key, value in changed(rules).items():
+        shown = (
+            "none"
+            if value is None
+            else str(value).lower()
+            if isinstance(value, bool)
+            else ",".join(map(str, value))
+            if isinstance(value, list)
+            else str(value)
+        )
+        parts.append(f"{key}={shown}")
+    return ", ".join(parts)
 
 
 def dumps(rules: RuleSet) -> str:
