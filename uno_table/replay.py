@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracker.rules import RuleSet
+
 Event = dict[str, Any]
 
 # Where a derived event may fall around the true one: (earliest, latest) in seconds.
@@ -193,7 +195,7 @@ def replay_video(
     players: list[str],
     layout: Any,
     recognizer: Any,
-    rules: str = "official",
+    rules: RuleSet | str = "official",
     round_event: Event | None = None,
     realtime: bool = False,
     skip_static: bool = False,
@@ -216,7 +218,8 @@ def replay_video(
     ``watcher_config`` is a :class:`vision.watcher_config.WatcherConfig` (the
     defaults without).
     """
-    from tracker import Game, preset
+    from tracker import Game
+    from tracker.rulespec import from_spec
     from uno_table.session import (
         VISION,
         Moment,
@@ -228,7 +231,7 @@ def replay_video(
     )
     from vision.source import open_source, read_video
 
-    game = Game(preset(rules))
+    game = Game(from_spec(rules) if isinstance(rules, str) else rules)
     result = ReplayResult()
     round_ev: Event = dict(round_event or {"type": "round", "players": players})
     round_ev.pop("t", None)
