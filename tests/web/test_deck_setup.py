@@ -414,6 +414,7 @@ def test_the_deck_setup_page_walk_through(page: Page, deck_app: Flask, tmp_path:
     again = tmp_path / "again.jpg"
     again.write_bytes(table_photo(faces, 1))
     page.set_default_timeout(BROWSER_TIMEOUT)
+    expect.set_options(timeout=BROWSER_TIMEOUT)  # the recogniser reads the photos first
     with LiveServer(deck_app) as server:
         page.goto(server.url + f"/deck/?token={TOKEN}")
         assert "token" not in page.url

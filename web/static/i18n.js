@@ -156,3 +156,9 @@ window.I18N = {
 // What a card-picker button shows (its name in words is its tooltip).
 window.CARD_SYMBOLS = { skip: "⊘", reverse: "⇄", draw2: "+2" };
 
+
+// Card names in words for the deck setup's picker and chips.
+window.CARD_WORDS = {
+  en: { skip: "Skip", reverse: "Reverse", draw2: "+2", wild: "Wild", "wild-draw4": "Wild +4", back: "Back" },
+  zh: { skip: "禁止", reverse: "反转", draw2: "+2", wild: "万能", "wild-draw4": "万能 +4", back: "背面" },
+};
