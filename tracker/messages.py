@@ -13,8 +13,9 @@ A parameter may carry its Chinese as ``<name>_zh`` (the ``ask-referee`` options)
 
 >>> ask = Alert("ask-referee", "Bob", {"question_text": "Did Bob play blue-8?", "others": "",
 ...             "question_text_zh": "Bob 出了 blue-8吗？", "others_zh": ""})
->>> ask.message(), ask.message("zh")
-('Did Bob play blue-8? (Recorded so; tap to correct.)', 'Bob 出了 blue-8吗？（已这样记录；可一键更正。）')
+>>> print(ask.message()); print(ask.message("zh"))
+Did Bob play blue-8? (Recorded so; tap to correct.)
+Bob 出了 blue-8吗？（已这样记录；可一键更正。）
 """
 
 from __future__ import annotations
