@@ -339,6 +339,13 @@ def correct() -> tuple[Response, int]:
     return response, 200
 
 
+def _small_int(body: dict[str, Any], name: str) -> int:
+    value = body.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise EventError(f"'{name}' must be a small whole number")
+    return value
+
+
 @bp.post("/resolve")
 @referee_only
 def resolve() -> tuple[Response, int]:
@@ -353,10 +360,7 @@ def resolve() -> tuple[Response, int]:
     if not isinstance(body, dict):
         raise EventError("send {'question': <id>, 'option': <index>, 'card'?: <card>}")
     check_keys(body, RESOLVE_KEYS, "an answer to a question")
-    question, option = body.get("question"), body.get("option")
-    for name, value in (("question", question), ("option", option)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-            raise EventError(f"'{name}' must be a small whole number")
+    question, option = (_small_int(body, name) for name in ("question", "option"))
     card, color = body.get("card"), body.get("color")
     if card is not None:
         validate_event({"type": "play", "card": card})
