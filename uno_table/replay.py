@@ -268,7 +268,8 @@ def replay_video(
         steps[-1] = (steps[-1][0], healed.to_json())
         for i, (step, verdict) in enumerate(steps):
             rec: dict[str, Any] = {"t": round(moment.t, 3), "frame": moment.index, "event": step}
-            by = INFERRED if step.get("inferred") or ev is None else source
+            last = i == len(steps) - 1  # the steps before the input's are the healer's
+            by = source if last and ev is not None and not step.get("inferred") else INFERRED
             if by != VISION:
                 rec["source"] = by
             if moment.t_emit is not None:

@@ -238,10 +238,10 @@ class GameService:
         client_id: str | None = None,
     ) -> Submitted:
         """Apply what ``judge`` does to the game, store each of its steps (the inferred
-        events with source ``inferred``, the last with the whole verdict and
-        ``client_id``), then tell every page. ``event`` is the input (None: the camera's
-        view of the pile, or the referee's answer to a question); the steps that are not
-        inferred are stored with ``source``."""
+        events, and every step before the input's own, with source ``inferred``; the
+        last with the whole verdict and ``client_id``), then tell every page. ``event``
+        is the input (None: the camera's view of the pile, or the referee's answer to
+        a question); its own step is stored with ``source``."""
         try:
             healed = judge()
             if healed is None:
@@ -263,7 +263,9 @@ class GameService:
         try:
             for i, (step, answer) in enumerate(steps):
                 last = i == len(steps) - 1
-                by = INFERRED if step.get("inferred") else source
+                # Every step before the input's own is the healer's (inferred events,
+                # the undos a correction takes, events applied again).
+                by = source if last and not step.get("inferred") else INFERRED
                 n = store.append_event(
                     self.match.id,
                     step,
