@@ -133,6 +133,8 @@ class AskReferee(Alert):
             "statement_zh": texts[0][3],
             "others": f" Or: {en_others}." if en_others else "",
             "others_zh": f"也可能：{zh_others}。" if zh_others else "",
+            # True: option 0 is the refusal as judged (nothing was applied for it).
+            "refused": options[0].as_judged is not None,
         }
         # Refused as judged, unless the referee says otherwise.
         variant = "as-judged" if options[0].as_judged is not None else None

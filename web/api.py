@@ -32,7 +32,7 @@ REPEATED_HEADER = "X-Repeated-Request"
 #: Keys of ``POST /api/matches`` and ``POST /api/correct``.
 MATCH_KEYS = frozenset({"players", "rules", "client_id"})
 CORRECT_KEYS = frozenset({"card", "color", "client_id"})
-RESOLVE_KEYS = frozenset({"question", "option", "card", "color"})
+RESOLVE_KEYS = frozenset({"question", "option", "card", "color", "client_id"})
 #: Most bytes of an oversized chunked body read (and dropped) before answering 413.
 DISCARD_LIMIT = 16 * 1024 * 1024
 #: Digits of the largest match number (SQLite's integers).
@@ -360,6 +360,8 @@ def resolve() -> tuple[Response, int]:
     if not isinstance(body, dict):
         raise EventError("send {'question': <id>, 'option': <index>, 'card'?: <card>}")
     check_keys(body, RESOLVE_KEYS, "an answer to a question")
+    # A retry of an answer finds the question answered: 409, nothing applied twice.
+    client_id_of(body)
     question, option = (_small_int(body, name) for name in ("question", "option"))
     card, color = body.get("card"), body.get("color")
     if card is not None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracker import Game, preset
-from tracker.heal import Healed, Healer
+from tracker.heal import AskReferee, Healed, Healer
 from web.broker import Broker
 from web.store import Match, Store
 
@@ -182,10 +182,14 @@ class GameService:
             }
 
     def open_question(self) -> dict[str, Any] | None:
-        """The open ``ask-referee`` question (its alert's ``params`` and ``n``), if any."""
-        if self.healer is None or self.healer.question is None:
+        """The open ``ask-referee`` question, if any: its alert's ``params`` as they are
+        now (a later event may have revised which option is applied: option 0 is always
+        the one in the record) and ``n``, the number of the event that asked it."""
+        healer, asked = self.healer, self._question
+        if healer is None or healer.question is None or asked is None:
             return None
-        return self._question
+        params = AskReferee(None, healer.question.options, int(asked["question"])).params
+        return {**params, "n": asked["n"]}
 
     # -- writing -------------------------------------------------------------------
 
