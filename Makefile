@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ lint: $(STAMP)
 # pytest runs last so that its summary line is the last thing printed.
 test: lint
 	$(BIN)/pytest
+
+# The fast tier: lint and every test not marked slow (a few minutes).
+test-fast: lint
+	$(BIN)/pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

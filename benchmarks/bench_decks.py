@@ -7,7 +7,8 @@ edition by another photographer).
 
 1. **Out of the box, each source left out in turn.** A read-out head (the
    classifier's last layer, :mod:`vision.deck_head`) is fitted on augmented crops of
-   every other source's photos (real-cards: its training part only) and the whole
+   every other source's photos (real-cards: its training part only), plus rendered
+   crops of every face (so rendered games read as well as before), and the whole
    recogniser (detector, crop, classifier, that head) is run on the left-out source:
    top-1 and colour of the most confident card. ``real-cards`` left out means its
    training part is left out too and its held-out part is tested.
@@ -46,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.deck_calibration import color_of, is_held_out, list_photos  # noqa: E402
-from vision.deck_fit import Photo, augmented_embeddings, read_photo  # noqa: E402
+from vision.deck_fit import Photo, augmented_embeddings, embed, read_photo  # noqa: E402
 from vision.deck_head import DeckHead, HeadFit, fit_head  # noqa: E402
 from vision.recognition import CardRecognizer  # noqa: E402
 
@@ -118,6 +119,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "decks.json")
     parser.add_argument("--per-photo", type=int, default=8, help="augmented crops per photo")
     parser.add_argument("--calib-per-photo", type=int, default=48)
+    parser.add_argument(
+        "--rendered", type=int, default=30, help="rendered crops per face in every fit (0: none)"
+    )
     parser.add_argument("--save-head", type=Path, default=None, help="write the all-source head")
     args = parser.parse_args()
     t0 = time.perf_counter()
@@ -188,12 +192,20 @@ def main() -> int:
             return [p for p in photos[source] if p.held_out]
         return photos[source]
 
+    rendered = rendered_embeddings(rec, args.rendered, cache) if args.rendered else None
+
     def fit_without(left_out: set[str]) -> DeckHead:
         xs = [feats[s][0] for s in SOURCES if s not in left_out]
         ys = [feats[s][1] for s in SOURCES if s not in left_out]
+        if rendered is not None:  # the renderer's cards, so rendered games read as before
+            xs.append(rendered[0])
+            ys.append(rendered[1])
         return fit_head(start, np.concatenate(xs), np.concatenate(ys), HeadFit())
 
-    result: dict[str, object] = {"sources": {}, "settings": {"per_photo": args.per_photo}}
+    result: dict[str, object] = {
+        "sources": {},
+        "settings": {"per_photo": args.per_photo, "rendered_per_face": args.rendered},
+    }
     table: dict[str, dict[str, object]] = {}
     for source in SOURCES:
         print(f"{source}: left out", file=sys.stderr)
@@ -238,6 +250,30 @@ def main() -> int:
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0
+
+
+def rendered_embeddings(
+    rec: CardRecognizer, per_face: int, cache: Path
+) -> tuple[F32, npt.NDArray[np.intp]]:
+    """Embeddings of ``per_face`` rendered crops of every face (three editions, cut
+    along the true corners with the detector's jitter), cached."""
+    path = cache / f"rendered-{per_face}.npz"
+    if path.exists():
+        with np.load(path) as data:
+            return data["x"], data["y"]
+    import tempfile
+
+    from synth.render.dataset import write_classifier_dataset
+
+    index = {n: i for i, n in enumerate(rec.face_names)}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_classifier_dataset(Path(tmp), per_face, 0, seed=77, crop=rec.cls_imgsz)
+        files = sorted((root / "train").glob("*/*.jpg"))
+        crops = np.stack([cv2.imread(str(f)) for f in files])
+        y = np.array([index[f.parent.name] for f in files], np.intp)
+    x = embed(rec, crops)
+    np.savez(path, x=x, y=y)
+    return x, y
 
 
 def base_head_of_classifier() -> DeckHead:

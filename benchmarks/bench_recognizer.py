@@ -29,8 +29,10 @@ sys.path.insert(0, str(ROOT))
 import vision  # noqa: E402, F401  (ultralytics environment first)
 from synth.render.cards import FACES  # noqa: E402
 from synth.render.scene import SceneStyle, compose_scene, random_cards  # noqa: E402
-from vision.deck_calibration import calibrate, evaluate_photos, list_photos  # noqa: E402
+from vision.deck_calibration import evaluate_photos, list_photos  # noqa: E402
+from vision.deck_fit import fit_deck, read_photos  # noqa: E402
 from vision.detector import CardRecognizer  # noqa: E402
+from vision.recognition import base_head  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "real-cards"
 CLASSES = (*FACES, "back")
@@ -224,13 +226,15 @@ def main() -> int:
         print(f"held-out real photos, no calibration: {before.summary()}")
         train = list_photos(args.real, "train")
         one_each = {face: paths[:1] for face, paths in train.items()}
-        calib, problems = calibrate(rec, one_each)
-        rec.set_calibration(calib)
+        found, problems = read_photos(rec, one_each)
+        start = rec.head if rec.head is not None else base_head(args.models)
+        head = fit_deck(rec, found, start=start)
+        rec.set_head(head)
         after = evaluate_photos(rec, held)
-        rec.set_calibration(None)
+        rec.set_head(start)
         print(
             f"held-out real photos, calibrated with 1 training photo per face "
-            f"({len(calib.names)} faces, {len(problems)} unusable): {after.summary()}"
+            f"({len(found)} photos, {len(problems.skipped)} unusable): {after.summary()}"
         )
         print(f"  ({time.perf_counter() - t:.0f} s)")
         results["real"] = {

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tracker.rules import RuleSet
 from uno_table.session import (
     VISION,
     Moment,
@@ -366,7 +367,7 @@ def build_app(
     *,
     source: str | None,
     players: list[str],
-    rules: str,
+    rules: RuleSet | str,
     db: str,
     token: str | None,
     layout: str | None = None,

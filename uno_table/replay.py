@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracker.rules import RuleSet
+
 Event = dict[str, Any]
 
 # Where a derived event may fall around the true one: (earliest, latest) in seconds.
@@ -195,7 +197,7 @@ def replay_video(
     players: list[str],
     layout: Any,
     recognizer: Any,
-    rules: str = "official",
+    rules: RuleSet | str = "official",
     round_event: Event | None = None,
     realtime: bool = False,
     skip_static: bool = False,
@@ -227,8 +229,9 @@ def replay_video(
     ``drop`` are numbers (from 0) of the camera's events not sent to the tracker, to
     measure what a missed event costs: each is recorded with ``"dropped": true``.
     """
-    from tracker import Game, preset
+    from tracker import Game
     from tracker.heal import Healed, Healer
+    from tracker.rulespec import from_spec
     from uno_table.session import (
         INFERRED,
         VISION,
@@ -241,7 +244,7 @@ def replay_video(
     )
     from vision.source import open_source, read_video
 
-    game = Game(preset(rules))
+    game = Game(from_spec(rules) if isinstance(rules, str) else rules)
     healer = Healer(game) if heal else None
     result = ReplayResult()
     round_ev: Event = dict(round_event or {"type": "round", "players": players})

@@ -27,6 +27,12 @@ F32 = npt.NDArray[np.float32]
 INNER_COVER = 0.8
 #: How many times larger (by area) the containing box must be.
 INNER_AREA_RATIO = 2.0
+#: In a whole photo, a face box covering at least this share of the picture is a
+#: close-up (a card held to the camera, a phone photo of one card) ...
+CLOSEUP_AREA = 0.10
+#: ... and among close-up boxes, one sharing this share of its area with a surer one
+#: is the same card boxed again (askew, or with a corner cut off).
+CLOSEUP_SHARED = 0.3
 
 
 def _area(quad: F32) -> float:
@@ -55,4 +61,35 @@ def inner_boxes_kept(corners: F32, cls_id: npt.NDArray[np.intp]) -> npt.NDArray[
             if _overlap(corners[i], corners[j]) >= INNER_COVER * areas[j]:
                 keep[j] = False
                 break
+    return keep
+
+
+def closeup_boxes_kept(
+    corners: F32, conf: F32, cls_id: npt.NDArray[np.intp], shape: tuple[int, ...]
+) -> npt.NDArray[np.bool_]:
+    """Which boxes to keep of a whole picture: among face-up boxes each covering
+    :data:`CLOSEUP_AREA` of it, one sharing :data:`CLOSEUP_SHARED` of its area with a
+    surer one is dropped. A card filling the picture is boxed askew two or three
+    times; on a table seen from above every card is far smaller than that, so the
+    cards of a pile or a fan are never compared here.
+
+    >>> card = np.float32([(50, 0), (350, 0), (350, 450), (50, 450)])
+    >>> askew = np.float32([(0, 100), (300, 0), (400, 300), (100, 400)])
+    >>> keep = closeup_boxes_kept(np.stack([card, askew]), np.float32([0.9, 0.5]),
+    ...                           np.intp([0, 0]), (480, 400, 3))
+    >>> keep.tolist()
+    [True, False]
+    """
+    n = len(corners)
+    keep = np.ones(n, bool)
+    frame = float(shape[0] * shape[1])
+    big = [i for i in range(n) if cls_id[i] == 0 and _area(corners[i]) >= CLOSEUP_AREA * frame]
+    big.sort(key=lambda i: -float(conf[i]))
+    kept: list[int] = []
+    for j in big:
+        area = _area(corners[j])
+        if any(_overlap(corners[i], corners[j]) >= CLOSEUP_SHARED * area for i in kept):
+            keep[j] = False
+        else:
+            kept.append(j)
     return keep

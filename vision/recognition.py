@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.box_filter import inner_boxes_kept
+from vision.box_filter import closeup_boxes_kept, inner_boxes_kept
 from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
 from vision.geometry import order_card_corners, warp_crop
@@ -618,7 +618,7 @@ class CardRecognizer:
         cx0, cy0, cx1, cy1 = (int(v) for v in roi)
         if cx1 - cx0 >= 8 and cy1 - cy0 >= 8:
             near, near_conf, near_cls = self._find(
-                np.ascontiguousarray(frame_bgr[cy0:cy1, cx0:cx1])
+                np.ascontiguousarray(frame_bgr[cy0:cy1, cx0:cx1]), closeups=False
             )
             near = (near + np.array([cx0, cy0], np.float32)).astype(np.float32)
             shape = frame_bgr.shape
@@ -637,8 +637,12 @@ class CardRecognizer:
             return both[sure].sorted_by_confidence()
         return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
 
-    def _find(self, frame_bgr: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
-        """Stage 1 with its retry: the cards' corners, confidences and classes."""
+    def _find(
+        self, frame_bgr: Image, *, closeups: bool = True
+    ) -> tuple[F32, F32, npt.NDArray[np.intp]]:
+        """Stage 1 with its retry and one box per card (:mod:`vision.box_filter`; the
+        close-up rule only for a whole picture, ``closeups``, not the pile's close look,
+        where every card is large): the cards' corners, confidences and classes."""
         corners, conf, cls_id = self.find_cards(frame_bgr)
         if self.pad_retry and _needs_margin(corners, cls_id, frame_bgr.shape):
             # A card filling the picture (a scan, a close-up) has little table around
@@ -655,6 +659,8 @@ class CardRecognizer:
                 conf, cls_id = again[1], again[2]
         if self.drop_inner_boxes:
             keep = inner_boxes_kept(corners, cls_id)
+            if closeups:
+                keep &= closeup_boxes_kept(corners, conf, cls_id, frame_bgr.shape)
             corners, conf, cls_id = corners[keep], conf[keep], cls_id[keep]
         return corners, conf, cls_id
 

@@ -33,6 +33,8 @@ REPEATED_HEADER = "X-Repeated-Request"
 MATCH_KEYS = frozenset({"players", "rules", "client_id"})
 CORRECT_KEYS = frozenset({"card", "color", "client_id"})
 RESOLVE_KEYS = frozenset({"question", "option", "card", "color", "client_id"})
+#: Keys of ``POST /api/rules``.
+RULES_KEYS = frozenset({"rules", "client_id"})
 #: Most bytes of an oversized chunked body read (and dropped) before answering 413.
 DISCARD_LIMIT = 16 * 1024 * 1024
 #: Digits of the largest match number (SQLite's integers).
@@ -377,21 +379,42 @@ def resolve() -> tuple[Response, int]:
 def new_match() -> tuple[Response, int]:
     """Start a new match: ``{"players": [...], "rules": "official"}``.
 
-    Any other key is refused by name: a typo must not end the match being played.
+    ``rules`` is a preset name or ``{"preset": "house", "set": {"jump_in": false}}``
+    (default: the rule set in force now). Any other key is refused by name: a typo must
+    not end the match being played; so are unknown toggles and bad values (400).
     """
     body = json_body()
     if not isinstance(body, dict):
-        raise EventError("send {'players': [...], 'rules': <preset>}")
+        raise EventError("send {'players': [...], 'rules': <preset or {preset, set}>}")
     check_keys(body, MATCH_KEYS, "a new match")
     client_id = client_id_of(body)
     service = _service()
     players = body.get("players", service.match.players)
     validate_event({"type": "round", "players": players, "dealer": "x"})
-    rules = body.get("rules", service.match.rules)
-    if not isinstance(rules, str):
-        raise EventError("'rules' must be a preset name")
+    rules = body.get("rules", service.game.rules)
     match, repeated = service.new_match(players, rules, get_db(), client_id=client_id)
     response = jsonify(match.to_json())
     if repeated:
         response.headers[REPEATED_HEADER] = "true"
     return response, 201
+
+
+@bp.post("/rules")
+@referee_only
+def change_rules() -> tuple[Response, int]:
+    """Change the rule set between rounds: ``{"rules": "house"}`` or
+    ``{"rules": {"preset": "house", "set": {"jump_in": false}}}``.
+
+    400 names unknown toggles and bad values; 409 while a round is in progress. The
+    change is stored as a ``rules`` event and shows in the log.
+    """
+    body = json_body()
+    if not isinstance(body, dict) or "rules" not in body:
+        raise EventError("send {'rules': <preset or {preset, set}>}")
+    check_keys(body, RULES_KEYS, "a change of rules")
+    client_id = client_id_of(body)
+    done = _service().change_rules(body["rules"], get_db(), client_id=client_id)
+    response = jsonify({"n": done.n, "verdict": done.verdict})
+    if done.repeated:
+        response.headers[REPEATED_HEADER] = "true"
+    return response, 200

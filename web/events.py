@@ -94,4 +94,3 @@ def _check_name(name: str, value: Any) -> None:
         raise EventError(f"'{name}' must be a player's name (printable text)")
     if len(value) > MAX_NAME:
         raise EventError(f"'{name}' is longer than {MAX_NAME} characters")
-

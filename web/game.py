@@ -23,14 +23,34 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker import Game, preset
+from tracker import Game, rulespec
 from tracker.heal import AskReferee, Healed, Healer
+from tracker.rules import RuleError, RuleSet
 from web.broker import Broker
 from web.store import Match, Store
 
+#: The type of the stored event that changes the rules between rounds (the service's
+#: own, never sent to the tracker; ``/api/events`` does not take it).
+RULES_EVENT = "rules"
 #: The source an inferred event is stored with (the page labels it).
 INFERRED = "inferred"
 ASK = "ask-referee"
+
+
+def is_rules_change(event: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+    """Whether a stored event is a change of the rule set (see :meth:`GameService.change_rules`)."""
+    return event.get("type") == RULES_EVENT and "rule_set" in verdict
+
+
+def resolve_rules(rules: RuleSet | object) -> RuleSet:
+    """A rule set from a :class:`RuleSet`, a preset name or a ``{"preset", "set"}`` spec;
+    :class:`ServiceError` (400) naming what is wrong otherwise."""
+    if isinstance(rules, RuleSet):
+        return rules
+    try:
+        return rulespec.from_spec(rules)
+    except RuleError as exc:
+        raise ServiceError(f"bad rule set: {exc}", 400) from exc
 
 
 class ServiceError(Exception):
@@ -88,7 +108,7 @@ class GameService:
     def __init__(
         self,
         db_path: str,
-        rules: str,
+        rules: RuleSet | str,
         players: Sequence[str],
         broker: Broker,
         *,
@@ -102,9 +122,6 @@ class GameService:
         self._question: dict[str, Any] | None = None
         self.broker = broker
         self.lock = threading.RLock()
-        # The round preview judges on a copy of the game replayed once per (match, n).
-        self._preview_lock = threading.Lock()
-        self._preview_game: tuple[tuple[int, int], Game] | None = None
         self.recent_alerts: list[dict[str, Any]] = []
         # (number, source) of each event in the game's history, undone ones removed.
         self.applied: list[tuple[int, str]] = []
@@ -114,8 +131,8 @@ class GameService:
         try:
             match = store.latest_match()
             if match is None or new_match:
-                preset(rules)  # an unknown preset fails here, before anything is stored
-                store.create_match(list(players), rules)
+                # A bad rule set fails here, before anything is stored.
+                store.create_match(list(players), resolve_rules(rules))
                 match = store.latest_match()
             assert match is not None
             self._load(store, match)
@@ -125,9 +142,10 @@ class GameService:
     # -- loading -------------------------------------------------------------------
 
     def _load(self, store: Store, match: Match) -> None:
-        """Rebuild the game of ``match`` by replaying its stored events."""
+        """Rebuild the game of ``match`` by replaying its stored events (a change of the
+        rules between rounds is a stored event too, applied here, not by the tracker)."""
         stored = store.stored_events(match.id)
-        game = Game(preset(match.rules))
+        game = Game(match.ruleset())
         self.match = match
         self.game = game
         self.n = stored[-1].n if stored else 0
@@ -135,6 +153,10 @@ class GameService:
         self.applied = []
         verdict: dict[str, Any] | None = None
         for s in stored:
+            if is_rules_change(s.event, s.verdict):
+                game.rules = rulespec.from_spec(s.verdict["rule_set"])
+                verdict = s.verdict
+                continue
             size = history_size(game)
             verdict = game.apply(s.event).to_json()
             self._follow(size, s.n, s.source)
@@ -173,6 +195,7 @@ class GameService:
         with self.lock:
             return {
                 "match": self.match.to_json(),
+                "rule_set": rulespec.spec_of(self.game.rules),
                 "n": self.n,
                 "game": self.game.state_json(),
                 "last": self.last,
@@ -426,9 +449,8 @@ class GameService:
                 raise ServiceError("the last event applied is not a play; nothing to correct")
             player = history[-1].get("player")
             if not player:
-                # "Whoever's turn it was": replay up to just before that play.
-                before, _ = Game.replay(history[:-1], preset(self.match.rules))
-                player = before.state_json().get("turn")
+                # "Whoever's turn it was": the state an undo would go back to.
+                player = self.game.judge({"type": "undo"}).state.get("turn")
             play: dict[str, Any] = {"type": "play", "card": card}
             if player:
                 play["player"] = player
@@ -440,52 +462,76 @@ class GameService:
             return [undone, self._submit(play, store, "referee", ids[1])]
 
     def preview(self, event: dict[str, Any], store: Store) -> dict[str, Any]:
-        """The verdict ``event`` would get now, without applying or storing it.
+        """The verdict ``event`` would get now, without applying or storing it."""
+        del store  # judged on the live game, which is in step with the store
+        with self.lock:
+            return self.game.judge(event).to_json()
 
-        The match is replayed once per stored event count into a private game; each
-        preview is judged on it and taken back, so a referee tapping through the
-        end-of-round dialog costs one judgement per tap, not a replay of the match.
+    def change_rules(
+        self, rules: RuleSet | object, store: Store, *, client_id: str | None = None
+    ) -> Submitted:
+        """Change the rule set between rounds; stored (and logged) as a ``rules`` event.
+
+        Refused (409) while a round is in progress: a rule must not change under a hand
+        being played. Undoing back into an earlier round keeps the new rules.
         """
-        with self._preview_lock:
-            with self.lock:
-                key = (int(self.match.id), self.n)
-                cached = self._preview_game
-                if cached is None or cached[0] != key:
-                    events = store.events(self.match.id)
-                    rules = preset(self.match.rules)
-                    cached = None
-            if cached is None:
-                game, _ = Game.replay(events, rules)
-                cached = self._preview_game = (key, game)
-            game = cached[1]
-            before = history_size(game)
-            verdict = game.apply(event).to_json()
-            if history_size(game) != before:
-                game.undo()
-            return verdict
+        ruleset = resolve_rules(rules)
+        with self.lock:
+            if client_id is not None:
+                earlier = self._earlier(store, client_id, None)
+                if earlier is not None:
+                    return earlier
+            if self.game.state_json().get("in_round"):
+                raise ServiceError(
+                    "a round is in progress: the rules can change only between rounds "
+                    "(end the round first)"
+                )
+            spec = rulespec.spec_of(ruleset)
+            event = {"type": RULES_EVENT, **spec}
+            verdict = {"ok": True, "alerts": [], "rule_set": spec, "seq": self.game.seq}
+            try:
+                n = store.append_event(
+                    self.match.id, event, verdict, source="referee", client_id=client_id
+                )
+            except Exception as exc:
+                raise ServiceError(f"could not store the change: {exc}", 503) from exc
+            self.game.rules = ruleset
+            self.n = n
+            self.last = verdict
+            snapshot = self.snapshot()
+            self.broker.publish(
+                "verdict",
+                {
+                    "n": n,
+                    "t": time.time(),
+                    "source": "referee",
+                    "event": event,
+                    "verdict": verdict,
+                    "snapshot": snapshot,
+                },
+            )
+            return Submitted(n, verdict, snapshot)
 
     def new_match(
         self,
         players: Sequence[str],
-        rules: str,
+        rules: RuleSet | object,
         store: Store,
         *,
         client_id: str | None = None,
     ) -> tuple[Match, bool]:
         """Finish the current match and start a new one; ``(match, repeated)``.
 
-        With ``client_id``, a retry answers the match the first request made.
+        ``rules`` is a rule set, a preset name or ``{"preset", "set"}``. With
+        ``client_id``, a retry answers the match the first request made.
         """
-        try:
-            preset(rules)
-        except Exception as exc:
-            raise ServiceError(f"unknown rules preset {rules!r}: {exc}", 400) from exc
+        ruleset = resolve_rules(rules)
         with self.lock:
             if client_id is not None:
                 earlier = store.match_by_client_id(client_id)
                 if earlier is not None:
                     return earlier, True
-            match_id = store.create_match(list(players), rules, client_id=client_id)
+            match_id = store.create_match(list(players), ruleset, client_id=client_id)
             match = store.match(match_id)
             assert match is not None
             self._load(store, match)

@@ -25,6 +25,8 @@ from flask import Flask
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 from werkzeug.serving import make_server as werkzeug_server
 
+from tracker.rulespec import text_of as rules_text
+
 #: Addresses that mean "every interface".
 ANY_HOST = ("0.0.0.0", "", "::")
 #: A private address no packet is sent to: connecting a UDP socket to it only asks the
@@ -100,11 +102,12 @@ def serve(app: Flask, host: str, port: int, *, banner: str = "") -> int:
     url = lan_url(host, server.server_port)
     app.config["PUBLIC_URL"] = url
     token = app.config["REFEREE_TOKEN"]
-    match = app.extensions["uno_table"]["service"].match
+    service = app.extensions["uno_table"]["service"]
+    match = service.match
     if banner:
         print(banner, flush=True)
     players = ", ".join(match.players).encode("utf-8", "backslashreplace").decode()
-    print(f"Match {match.id} ({match.rules}): {players}", flush=True)
+    print(f"Match {match.id} ({rules_text(service.game.rules)}): {players}", flush=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
     if host in ANY_HOST:
         print("The referee's tablet (same network): scan this, or open the link below", flush=True)

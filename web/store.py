@@ -22,11 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tracker import rulespec
+from tracker.rules import RuleError, RuleSet
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     created_at  REAL NOT NULL,
-    rules       TEXT NOT NULL,
+    rules       TEXT NOT NULL,          -- the preset's name (as older versions stored)
+    rule_set    TEXT,                   -- the rule set, JSON {"preset", "set"}
     players     TEXT NOT NULL,          -- JSON list, clockwise
     status      TEXT NOT NULL DEFAULT 'active',   -- active | finished
     winner      TEXT,
@@ -56,6 +60,7 @@ CREATE TABLE IF NOT EXISTS rounds (
 MIGRATIONS: tuple[tuple[str, str, str], ...] = (
     ("events", "client_id", "TEXT"),
     ("matches", "client_id", "TEXT"),
+    ("matches", "rule_set", "TEXT"),
 )
 INDEXES = """
 CREATE UNIQUE INDEX IF NOT EXISTS events_client_id ON events (client_id)
@@ -77,12 +82,20 @@ class Match:
     players: list[str]
     status: str
     winner: str | None
+    #: The rule set the match started with, JSON ``{"preset", "set"}``
+    #: (:mod:`tracker.rulespec`); changes between rounds are ``rules`` events.
+    rule_set: str = ""
+
+    def ruleset(self) -> RuleSet:
+        """The rule set the match started with (the one place a stored one is resolved)."""
+        return rulespec.loads(self.rule_set or self.rules)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "created_at": self.created_at,
             "rules": self.rules,
+            "rule_set": _spec(self),
             "players": self.players,
             "status": self.status,
             "winner": self.winner,
@@ -131,6 +144,11 @@ class Store:
             for table, column, kind in MIGRATIONS:
                 if not self._has_column(table, column):
                     self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            # Rows from before rule sets were stored whole hold just a preset name.
+            old = self.conn.execute("SELECT id, rules FROM matches WHERE rule_set IS NULL")
+            for row in old.fetchall():
+                spec = json.dumps({"preset": row["rules"], "set": {}})
+                self.conn.execute("UPDATE matches SET rule_set = ? WHERE id = ?", (spec, row["id"]))
 
     def _has_column(self, table: str, column: str) -> bool:
         rows = self.conn.execute(f"PRAGMA table_info({table})").fetchall()
@@ -145,13 +163,23 @@ class Store:
     # -- matches -------------------------------------------------------------------
 
     def create_match(
-        self, players: Sequence[str], rules: str, *, client_id: str | None = None
+        self, players: Sequence[str], rules: RuleSet | str, *, client_id: str | None = None
     ) -> int:
+        """Store a new match (and finish the active one); ``rules`` is a rule set or a
+        preset name."""
+        ruleset = rulespec.from_spec(rules) if isinstance(rules, str) else rules
         with self._tx():
             self.conn.execute("UPDATE matches SET status = 'finished' WHERE status = 'active'")
             cur = self.conn.execute(
-                "INSERT INTO matches (created_at, rules, players, client_id) VALUES (?, ?, ?, ?)",
-                (time.time(), rules, json.dumps(list(players)), client_id),
+                "INSERT INTO matches (created_at, rules, rule_set, players, client_id)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    time.time(),
+                    ruleset.name,
+                    rulespec.dumps(ruleset),
+                    json.dumps(list(players)),
+                    client_id,
+                ),
             )
         return int(cur.lastrowid or 0)
 
@@ -312,7 +340,16 @@ def _match(row: sqlite3.Row) -> Match:
         players=list(json.loads(row["players"])),
         status=str(row["status"]),
         winner=row["winner"],
+        rule_set=str(row["rule_set"] or ""),
     )
+
+
+def _spec(match: Match) -> dict[str, Any]:
+    """The stored rule set as JSON; a stored one that no longer resolves is shown as is."""
+    try:
+        return rulespec.spec_of(match.ruleset())
+    except RuleError:
+        return {"preset": match.rules, "set": {}}
 
 
 def iter_jsonl(events: Sequence[Mapping[str, Any]]) -> Iterator[str]:

@@ -92,7 +92,8 @@ class Table:
     def new_match(self, players: Sequence[str], rules: str) -> int:
         store = Store.open(self.db)
         try:
-            return int(self.service.new_match(list(players), rules, store).id)
+            match, _repeated = self.service.new_match(list(players), rules, store)
+            return int(match.id)
         finally:
             store.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.box_filter import inner_boxes_kept
+from vision.box_filter import closeup_boxes_kept, inner_boxes_kept
 
 
 def _rect(x: float, y: float, w: float, h: float) -> np.ndarray:
@@ -44,3 +44,29 @@ def test_a_back_box_is_never_dropped_and_its_inner_face_box_is() -> None:
     assert keep.tolist() == [False, True]
     keep = inner_boxes_kept(np.stack([back, inner]), np.intp([1, 1]))
     assert keep.tolist() == [True, True]  # only face boxes are filtered
+
+
+def test_a_card_filling_the_picture_boxed_askew_again_is_one_card() -> None:
+    card = _rotated(200, 240, 300, 450, 0)
+    askew = _rotated(230, 200, 260, 300, 35)  # the same card boxed again, askew
+    corner = _rect(0, 0, 150, 130)  # its corner index with the background
+    boxes = np.stack([card, askew, corner])
+    keep = closeup_boxes_kept(boxes, np.float32([0.84, 0.5, 0.4]), np.intp([0, 0, 0]), (480, 400))
+    assert keep.tolist() == [True, False, False]
+
+
+def test_two_cards_side_by_side_in_a_close_up_are_both_kept() -> None:
+    left, right = _rect(10, 40, 180, 270), _rect(200, 40, 180, 270)
+    keep = closeup_boxes_kept(
+        np.stack([left, right]), np.float32([0.9, 0.8]), np.intp([0, 0]), (360, 400)
+    )
+    assert keep.all()
+
+
+def test_cards_on_a_table_are_never_compared_as_close_ups() -> None:
+    # A pile seen from above: each card far below a tenth of the picture.
+    under, over = _rotated(320, 240, 40, 60, 0), _rotated(322, 242, 40, 60, 20)
+    keep = closeup_boxes_kept(
+        np.stack([under, over]), np.float32([0.9, 0.8]), np.intp([0, 0]), (480, 640)
+    )
+    assert keep.all()

@@ -208,11 +208,14 @@ def test_round_preview_does_not_replay_the_match_per_call(
         answers.append(response.json["round"]["points"])
     assert answers[0] == {"Ann": 1, "Bob": 0} and answers[1] == {"Ann": 51, "Bob": 0}
     assert answers[2] == {"Ann": 0, "Bob": 2} and answers[3] == answers[0]
-    assert replays == [4]  # once for these four previews
-    # A new event: the next preview starts from the game as it is now.
+    assert replays == []  # judged on the live game (Game.judge): no replay at all
+    # A new event: the next preview judges the game as it is now, and changes nothing.
+    before = client.get("/api/state").json
     client.post("/api/events", json={"type": "draw"}, headers=AUTH)
-    client.post("/api/round-preview", json={"hands": {"Ann": [], "Bob": []}}, headers=AUTH)
-    assert replays == [4, 5]
+    after = client.post("/api/round-preview", json={"hands": {"Ann": [], "Bob": []}}, headers=AUTH)
+    assert after.status_code == 200 and replays == []
+    state = client.get("/api/state").json
+    assert state["n"] == before["n"] + 1 and state["game"]["in_round"]
     # And the previews changed nothing.
     game = client.get("/api/state").json["game"]
     assert game["in_round"] is True and game["totals"] == {"Ann": 0, "Bob": 0}

@@ -3,6 +3,7 @@
 Example:
   uno-table demo              # then open the printed referee link
   uno-table demo --port 8080 --host 0.0.0.0   # reachable from a tablet on the LAN
+  uno-table demo --rules house --set jump_in=false   # a preset with a toggle changed
 
 Each run starts a fresh match in --db (default: runs/demo.db). The server is up at
 once; the first run renders the demo video in the background (about a minute). The
@@ -17,7 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
+
+from uno_table.commands.referee import add_rule_arguments, rules_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
     )
-    parser.add_argument("--rules", default="official", help="rules preset (default: official)")
+    add_rule_arguments(parser)
     parser.add_argument(
         "--models", default=None, help="folder of the recogniser's weights (default: models/)"
     )
@@ -45,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     from web.server import serve
 
     players = list(DEFAULT_PLAYERS)
+    try:
+        rules = rules_of(args)
+    except ValueError as exc:
+        print(f"uno-table demo: {exc}", file=sys.stderr)
+        return 2
 
     def prepare(runner: LiveRunner) -> None:
         # Rendering the video takes a while the first time: done here, in the live
@@ -67,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     app, runner = build_app(
         source="demo",
         players=players,
-        rules=args.rules,
+        rules=rules,
         db=args.db,
         token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
         new_match=True,

@@ -5,6 +5,9 @@ prints exactly one verdict per input line as JSON Lines, in the same order. A li
 that is not JSON, or an event the tracker cannot apply, gets a `bad-event` verdict
 and the log carries on. The exit status is 0 unless the input cannot be read.
 
+A ``{"type": "rules", "preset": ..., "set": {...}}`` line (the tablet's change of the
+rules between rounds, as its event log exports it) switches the rule set from there on.
+
 Examples:
   uno-table referee --rules official game.jsonl
   uno-table referee --rules house --set jump_in=false < game.jsonl
@@ -14,10 +17,17 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tracker.rules import RuleSet
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET`` and repeatable ``--set TOGGLE=VALUE`` (every command that
+    takes a rule set: referee, serve, demo, replay)."""
     parser.add_argument(
         "--rules",
         default="official",
@@ -33,6 +43,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="change one toggle of the preset, e.g. --set stack_draw2_on_draw2=true "
         "(repeatable; see docs/rules.md)",
     )
+
+
+def rules_of(args: argparse.Namespace) -> RuleSet:
+    """The rule set of ``--rules`` and ``--set``; ``ValueError`` (a
+    :class:`tracker.rules.RuleError`) naming what is wrong."""
+    from tracker.rulespec import from_assignments
+
+    return from_assignments(args.rules, args.toggles)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rule_arguments(parser)
     parser.add_argument(
         "--lang",
         choices=("en", "zh"),
@@ -43,13 +65,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tracker import Game, RuleError, UnknownPresetError, preset
+    from tracker import Game, RuleError
 
     try:
-        rules = preset(args.rules)
-        for assignment in args.toggles:
-            rules = rules.with_text(assignment)
-    except (UnknownPresetError, RuleError) as error:
+        rules = rules_of(args)
+    except RuleError as error:
         print(f"uno-table referee: {error}", file=sys.stderr)
         return 2
     try:
@@ -67,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with source:
             for raw in source:
-                write(apply_json(raw).dumps(language))
+                if b'"rules"' in raw and (change := _rules_change(raw)) is not None:
+                    write(_switch_rules(game, change))
+                else:
+                    write(apply_json(raw).dumps(language))
                 write("\n")
         sys.stdout.flush()
     except BrokenPipeError:
@@ -76,3 +99,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"uno-table referee: reading {args.file} failed: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _rules_change(raw: bytes) -> dict[str, object] | None:
+    """The line's ``rules`` event (a change of the rule set), or None."""
+    try:
+        event = json.loads(raw)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) and event.get("type") == "rules" else None
+
+
+def _switch_rules(game: object, change: dict[str, object]) -> str:
+    """Apply a ``rules`` line to ``game``; its verdict line."""
+    from tracker.rules import RuleError
+    from tracker.rulespec import from_spec, spec_of
+
+    spec = {k: v for k, v in change.items() if k in ("preset", "set")}
+    try:
+        rules = from_spec(spec)
+    except RuleError as error:
+        bad = {"code": "bad-event", "params": {"reason": "bad-rules", "detail": str(error)}}
+        return json.dumps({"ok": False, "alerts": [bad]}, ensure_ascii=False)
+    game.rules = rules  # type: ignore[attr-defined]
+    return json.dumps({"ok": True, "alerts": [], "rule_set": spec_of(rules)}, ensure_ascii=False)

@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_table.commands.referee import add_rule_arguments, rules_of
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("video", help="a video file OpenCV can read")
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth", help="ground-truth event log (JSON Lines with t) to score")
     parser.add_argument("--layout", help="table layout JSON (uno-table calibrate-table)")
     parser.add_argument("--players", help="comma-separated names, clockwise")
-    parser.add_argument("--rules", default="official", help="rule preset (default official)")
+    add_rule_arguments(parser)
     parser.add_argument(
         "--oracle",
         action="store_true",
@@ -78,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.source import read_video
     from vision.watcher_config import WatcherConfig
 
+    try:
+        rules = rules_of(args)
+    except ValueError as exc:
+        return _fail(str(exc))
     video = Path(args.video)
     if not video.is_file():
         return _fail(f"no such video file: {video}")
@@ -150,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             players=players,
             layout=layout,
             recognizer=recognizer,
-            rules=args.rules,
+            rules=rules,
             round_event=round_event,
             realtime=args.realtime,
             skip_static=args.skip_static,

@@ -3,10 +3,12 @@
 Examples:
   uno-table serve --source 0 --players Ann,Bob,Cy,Dee
   uno-table serve --source rtsp://phone.local:8554/live --rules house --db club.db
+  uno-table serve --source none --rules house --set jump_in=false --set hand_size=5
   uno-table serve --source none --players Ann,Bob     # no camera: the referee enters plays
 
 The referee's token is printed at start (set it with --token or UNO_TABLE_TOKEN).
-The match in --db is resumed where it stopped; --new-match starts another.
+The match in --db is resumed where it stopped (with the rule set stored with it);
+--new-match starts another with --rules and --set.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import os
 import sqlite3
 import sys
 
+from uno_table.commands.referee import add_rule_arguments, rules_of
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -23,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="0",
         help="camera index, video file, RTSP/HTTP URL, or 'none' (default: 0)",
     )
-    parser.add_argument("--rules", default="official", help="rules preset (default: official)")
+    add_rule_arguments(parser)
     parser.add_argument(
         "--models", default=None, help="folder of the recogniser's weights (default: models/)"
     )
@@ -80,14 +84,13 @@ def parse_players(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tracker import preset
     from uno_table.live import build_app
     from web.server import serve
 
     try:
         players = parse_players(args.players)
-        preset(args.rules)
-    except (ValueError, KeyError) as exc:
+        rules = rules_of(args)
+    except ValueError as exc:
         print(f"uno-table serve: {exc}", file=sys.stderr)
         return 2
     if args.layout:
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         app, runner = build_app(
             source=source,
             players=players,
-            rules=args.rules,
+            rules=rules,
             db=args.db,
             token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
             layout=args.layout,

@@ -122,6 +122,7 @@
     document.body.dataset.n = String(snap.n);
     document.body.dataset.match = String(snap.match.id);
     $("#match-info").textContent = t("match_label", { id: snap.match.id, rules: snap.match.rules });
+    renderRules(snap.rule_set || snap.match.rule_set);
 
     const top = $("#top-card");
     top.textContent = cardLabel(g.top);
@@ -259,6 +260,50 @@
     const done = Number(rec.frames_per_s || 0);
     if (ms <= interval * 1.2 || (done && done >= fps * 0.9)) return null;
     return { ms: Math.round(ms), interval: Math.round(interval) };
+  }
+
+  // The rule set in force: its preset, and the toggles set otherwise.
+  function toggleValue(v) {
+    if (v === null || v === undefined) return t("none");
+    if (typeof v === "boolean") return t(v ? "yes" : "no");
+    return Array.isArray(v) ? v.join(",") : String(v);
+  }
+
+  function rulesText(spec) {
+    const changed = Object.entries((spec && spec.set) || {});
+    const list = changed.map(([k, v]) => k + " = " + toggleValue(v)).join(", ");
+    return t("rules_label", { preset: (spec && spec.preset) || "?" }) + " · "
+      + (changed.length ? t("rules_changed_list", { list }) : t("rules_as_preset"));
+  }
+
+  function renderRules(spec) {
+    const box = $("#rules-info");
+    box.textContent = rulesText(spec);
+    box.dataset.preset = (spec && spec.preset) || "";
+    box.dataset.toggles = Object.keys((spec && spec.set) || {}).join(" ");
+  }
+
+  function openRules() {
+    const spec = (ui.snapshot && ui.snapshot.rule_set) || { preset: "official", set: {} };
+    $("#rules-preset").value = spec.preset;
+    $("#rules-set").value = Object.entries(spec.set || {})
+      .map(([k, v]) => k + "=" + (v === null ? "none" : Array.isArray(v) ? v.join(",") : String(v)))
+      .join("\n");
+    $("#rules-in-round").hidden = !((ui.snapshot || {}).game || {}).in_round;
+    $("#dlg-rules").showModal();
+  }
+
+  async function saveRules() {
+    const set = {};
+    for (const line of $("#rules-set").value.split(/[\n;]+/)) {
+      const text = line.trim();
+      if (!text) continue;
+      const at = text.indexOf("=");
+      if (at < 0) set[text] = "";
+      else set[text.slice(0, at).trim()] = text.slice(at + 1).trim();
+    }
+    const { res, data } = await post("/api/rules", { rules: { preset: $("#rules-preset").value, set } });
+    if (res.ok) toast(t("rules_saved", { rules: rulesText(data.verdict.rule_set) }));
   }
 
   function renderLog() {
@@ -455,6 +500,10 @@
   // A sentence for a logged event: "#17 Play Red 7 · Bob (camera)".
   function describe(n, e, source) {
     const evNames = (window.I18N[ui.lang] || {}).ev || {};
+    if (e.type === "rules") {
+      return "#" + n + " " + (evNames.rules || "rules") + " · " + rulesText(e)
+        + (source ? " — " + t("by_" + (source === "referee" ? "referee" : "system")) : "");
+    }
     const what = (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "")
       + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
       + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "")
@@ -668,13 +717,17 @@
         hand_size: Number($("#round-hand").value) || 7 });
     });
     $("#btn-end-round").addEventListener("click", openEndRound);
+    $("#btn-rules").addEventListener("click", openRules);
+    $("#dlg-rules").addEventListener("close", () => {
+      if ($("#dlg-rules").returnValue === "ok") saveRules();
+    });
     $("#end-rescan").addEventListener("click", openEndRound);
     $("#dlg-end").addEventListener("close", () => {
       if ($("#dlg-end").returnValue === "ok") send({ type: "end-round", hands: endHands() });
     });
     $("#btn-new-match").addEventListener("click", () => {
       if (window.confirm(t("new_match_confirm"))) {
-        post("/api/matches", { players: players(ui.snapshot), rules: ui.snapshot.match.rules });
+        post("/api/matches", { players: players(ui.snapshot), rules: ui.snapshot.rule_set || ui.snapshot.match.rules });
       }
     });
     $("#video").addEventListener("error", () => {

@@ -66,9 +66,16 @@ window.I18N = {
     standing: "Standing",
     recognition_behind: "Card recognition is falling behind ({ms} ms per frame; the camera sends one every {interval} ms): plays may be missed. Lower the camera's resolution or frame rate, or close other programs.",
     deck_setup: "Deck setup",
+    rules_label: "Rules: {preset}", rules_as_preset: "as the preset",
+    rules_changed_list: "changed: {list}", rules_change: "Rules…", rules_title: "Rules",
+    rules_preset: "Preset", rules_toggles: "Toggles changed (one NAME=VALUE a line)",
+    rules_help: "See docs/rules.md for every toggle, e.g. jump_in=false, hand_size=5.",
+    rules_in_round: "A round is in progress: the rules can change only between rounds.",
+    rules_saved: "Rules changed: {rules}", yes: "yes", no: "no",
     ev: {
       round: "Deal", flip: "Flip", play: "Play", color: "Color", draw: "Draw", pass: "Pass",
       uno: "UNO", catch: "Catch", challenge: "Challenge", undo: "Undo", "end-round": "End of round",
+      rules: "Rules",
     },
   },
   zh: {
@@ -134,9 +141,16 @@ window.I18N = {
     standing: "排名",
     recognition_behind: "卡牌识别跟不上（每帧 {ms} 毫秒；摄像头每 {interval} 毫秒送来一帧）：可能会漏掉出牌。请降低摄像头的分辨率或帧率，或关闭其他程序。",
     deck_setup: "牌组设置",
+    rules_label: "规则：{preset}", rules_as_preset: "与预设相同",
+    rules_changed_list: "改动：{list}", rules_change: "规则…", rules_title: "规则",
+    rules_preset: "预设", rules_toggles: "改动的开关（每行一个 名称=值）",
+    rules_help: "所有开关见 docs/rules.md，例如 jump_in=false、hand_size=5。",
+    rules_in_round: "一局正在进行：只能在两局之间更改规则。",
+    rules_saved: "规则已更改：{rules}", yes: "是", no: "否",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
       uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",
+      rules: "规则",
     },
   },
 };

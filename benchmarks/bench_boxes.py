@@ -1,0 +1,62 @@
+"""Face-up boxes per photo on real one-card photos, with and without the inner-box
+filter (``vision.box_filter``): every photo of ``shared/data/real-cards`` and
+``shared/data/more-cards`` shows one card, so a second box is a duplicate (the oval,
+the corner index, the card with its surroundings) or a box on nothing.
+
+    python benchmarks/bench_boxes.py [--out models/boxes.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.deck_calibration import list_photos  # noqa: E402
+from vision.detector import CardRecognizer  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    rec = CardRecognizer.load(calibration=None)
+    roots = {"real-cards": SHARED / "real-cards"}
+    roots |= {p.name: p for p in sorted((SHARED / "more-cards").iterdir()) if p.is_dir()}
+    result: dict[str, dict[str, dict[int, int]]] = {}
+    for name, root in roots.items():
+        counts = {"off": Counter[int](), "on": Counter[int]()}
+        for paths in list_photos(root).values():
+            for p in paths:
+                img = cv2.imread(str(p))
+                if img is None:
+                    continue
+                for key, drop in (("off", False), ("on", True)):
+                    rec.drop_inner_boxes = drop
+                    _, _, cls_id = rec._find(img)
+                    counts[key][int((cls_id == 0).sum())] += 1
+        result[name] = {k: dict(sorted(v.items())) for k, v in counts.items()}
+        extra = {k: sum(n * max(b - 1, 0) for b, n in v.items()) for k, v in counts.items()}
+        total = sum(counts["on"].values())
+        print(
+            f"{name}: {total} photos; second boxes {extra['off']} without the filter, "
+            f"{extra['on']} with it; per photo without {result[name]['off']}, "
+            f"with {result[name]['on']}",
+            flush=True,
+        )
+    if args.out is not None:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
