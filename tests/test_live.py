@@ -134,6 +134,8 @@ def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Pa
         recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
         # The referee flipped a different starter: the camera's blue plays don't match it.
         opening=[opening, {"type": "flip", "card": "red-0"}],
+        # The bare tracker: the healer would take the camera's pile for the truth.
+        heal=False,
     )
     assert runner is not None
     wait_until_done(runner)
@@ -144,6 +146,37 @@ def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Pa
     assert all(s.verdict["alerts"] for s in refused)
     # The video retracts two plays; both were refused, so neither became an undo.
     assert [s.event for s in stored if s.event["type"] == "undo"] == []
+
+
+def test_the_camera_view_of_the_pile_heals_a_misread_starter(
+    video: RenderResult, tmp_path: Path
+) -> None:
+    """The same wrong starter, healed: the camera's plays are explained, not refused."""
+    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
+    app, runner = build_app(
+        source=str(video.path),
+        players=["Ann", "Bob"],
+        rules="official",
+        db=str(tmp_path / "live.db"),
+        token=TOKEN,
+        layout=str(video.layout_path),
+        realtime=False,
+        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+        opening=[opening, {"type": "flip", "card": "red-0"}],
+    )
+    assert runner is not None
+    wait_until_done(runner)
+    store = Store.open(app.config["DATABASE"])
+    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    inferred = [s for s in stored if s.source == "inferred"]
+    assert any(s.event.get("inferred") for s in inferred)
+    # The refused starter costs one question per play it blocks until the pile's play
+    # explains it (bare: every camera play refused); then the game goes on in step.
+    asked = [a for s in stored for a in s.verdict["alerts"] if a["code"] == "ask-referee"]
+    assert 1 <= len(asked) <= 2
+    last = max(i for i, s in enumerate(stored) if s.source == "inferred")
+    later = [s for s in stored[last:] if s.source == "vision"]
+    assert later and all(s.verdict["ok"] and not s.verdict["alerts"] for s in later)
 
 
 def test_without_a_model_the_video_plays_and_health_says_so(

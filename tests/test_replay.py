@@ -229,3 +229,24 @@ def test_a_wild_draw_four_starter_goes_back_and_the_next_card_is_the_flip(
         ({"type": "flip", "card": "red-7"}, True),
         ({"type": "play", "card": "red-3", "player": "Ann"}, True),
     ]
+
+
+def _alerts_after_drop(video: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> int:
+    truth = str(video) + ".truth.jsonl"
+    args = ["replay", str(video), "--json", "--oracle", "--truth", truth, "--rules", "house"]
+    assert main([*args, "--referee-from-truth", "--drop-event", "1", *extra]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()][:-1]
+    at = next(i for i, r in enumerate(records) if r.get("dropped"))
+    assert records[at]["event"]["type"] == "play" and records[at]["applied"] is False
+    after = records[at + 1 :]
+    if "--no-heal" not in extra:
+        inferred = [r for r in after if r.get("source") == "inferred"]
+        assert inferred and inferred[0]["event"] == {**records[at]["event"], "inferred": True}
+    return sum(len((r.get("verdict") or {}).get("alerts") or []) for r in after)
+
+
+def test_a_play_the_camera_missed_is_inferred_not_cascaded(
+    video: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _alerts_after_drop(video, capsys) <= 1
+    assert _alerts_after_drop(video, capsys, "--no-heal") >= 3  # the bare tracker cascades

@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from tracker.cards import COLORS, NUMBERS, Card, CardError, parse_card
 from tracker.game import Game, Verdict
+from tracker.messages import Alert
 
 Event = dict[str, Any]
 
@@ -108,40 +109,36 @@ class _Option:
         return _texts(self)
 
 
-class AskReferee:
-    """The alert that asks the referee: same shape as :class:`tracker.messages.Alert`."""
+class AskReferee(Alert):
+    """The alert that asks the referee: a :class:`tracker.messages.Alert` of code
+    ``ask-referee``, its sentence from the templates of :mod:`tracker.messages`.
 
-    code = ASK
-    variant = None
+    ``params``: ``question`` (an id, for :meth:`Healer.resolve`) and ``options``
+    (``index``, ``en``, ``zh``: what each option says happened; 0 is the one applied),
+    plus the template's texts (``question_text``, ``statement``, ``others``, each with
+    its ``_zh``).
+    """
 
     def __init__(self, player: str | None, options: list[_Option], question_id: int) -> None:
-        self.player = player
         texts = [o.texts() for o in options]
         en_others = "; ".join(t[1] for t in texts[1:])
         zh_others = "；".join(t[3] for t in texts[1:])
-        if options[0].as_judged is not None:  # refused as judged, unless the referee says
-            self._en = f"{texts[0][1]}. (Refused; tap to correct."
-            self._zh = f"{texts[0][3]}。（未记录；可一键更正。"
-        else:
-            self._en = f"{texts[0][0]} (Recorded so; tap to correct."
-            self._zh = f"{texts[0][2]}（已这样记录；可一键更正。"
-        self._en += f" Or: {en_others}.)" if en_others else ")"
-        self._zh += f"也可能：{zh_others}。）" if zh_others else "）"
         labels = [{"index": i, "en": t[1], "zh": t[3]} for i, t in enumerate(texts)]
-        self.params: dict[str, Any] = {"question": question_id, "options": labels}
-
-    def message(self, language: str = "en") -> str:
-        return self._zh if language == "zh" else self._en
-
-    def to_json(self, language: str = "en") -> dict[str, Any]:
-        messages = {"en": self.message("en"), "zh": self.message("zh")}
-        return {
-            "code": ASK,
-            "player": self.player,
-            "message": messages.get(language, messages["en"]),
-            "params": dict(self.params),
-            "messages": messages,
+        params: dict[str, Any] = {
+            "question": question_id,
+            "options": labels,
+            "question_text": texts[0][0],
+            "question_text_zh": texts[0][2],
+            "statement": texts[0][1],
+            "statement_zh": texts[0][3],
+            "others": f" Or: {en_others}." if en_others else "",
+            "others_zh": f"也可能：{zh_others}。" if zh_others else "",
+            # True: option 0 is the refusal as judged (nothing was applied for it).
+            "refused": options[0].as_judged is not None,
         }
+        # Refused as judged, unless the referee says otherwise.
+        variant = "as-judged" if options[0].as_judged is not None else None
+        super().__init__(ASK, player, params, variant)
 
     def __repr__(self) -> str:
         return f"AskReferee({self.player!r}, {self.params['options']!r})"

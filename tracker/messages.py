@@ -8,6 +8,14 @@ so the dashboard can show either language.
 'Ann played red-7 on blue-3: it matches neither the color (blue) nor the value.'
 >>> alert.message("zh")
 'Ann 在 blue-3 上出了 red-7：颜色（blue）和数字/符号都不符。'
+
+A parameter may carry its Chinese as ``<name>_zh`` (the ``ask-referee`` options):
+
+>>> ask = Alert("ask-referee", "Bob", {"question_text": "Did Bob play blue-8?", "others": "",
+...             "question_text_zh": "Bob 出了 blue-8吗？", "others_zh": ""})
+>>> print(ask.message()); print(ask.message("zh"))
+Did Bob play blue-8? (Recorded so; tap to correct.)
+Bob 出了 blue-8吗？（已这样记录；可一键更正。）
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from typing import Any, Final
 LANGUAGES: Final = ("en", "zh")
 
 #: Alert codes of the DESIGN contract, plus ``false-uno`` (the house rule that penalises
-#: a false UNO call).
+#: a false UNO call) and ``ask-referee`` (:mod:`tracker.heal`: a missed event was
+#: inferred, or a refusal may be one; the referee confirms or corrects with one tap).
 CODES: Final = (
     "illegal-card",
     "out-of-turn",
@@ -27,6 +36,7 @@ CODES: Final = (
     "missed-uno",
     "false-uno",
     "bad-event",
+    "ask-referee",
 )
 
 # Keys: the code, or "code/variant" when one code needs several sentences. The
@@ -91,6 +101,17 @@ TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{player}'s hand shows {shown} cards; the record says {expected}. Scored as shown.",
         "{player} 手里亮出 {shown} 张牌；记录为 {expected} 张。按亮出的牌计分。",
     ),
+    # ask-referee: {question_text} / {statement} are the option applied, as a question and
+    # as a statement; {others} the other options (" Or: ...", or ""). Each parameter
+    # has its Chinese in ``<name>_zh`` (see :meth:`Alert.message`).
+    "ask-referee": (
+        "{question_text} (Recorded so; tap to correct.{others})",
+        "{question_text}（已这样记录；可一键更正。{others}）",
+    ),
+    "ask-referee/as-judged": (
+        "{statement}. (Refused; tap to correct.{others})",
+        "{statement}。（未记录；可一键更正。{others}）",
+    ),
 }
 
 #: Chinese for the free-text details of ``bad-event`` (keyed by the ``reason`` param).
@@ -142,6 +163,8 @@ class Alert:
         key = f"{self.code}/{self.variant}" if self.variant else self.code
         template = TEMPLATES.get(key) or TEMPLATES[self.code]
         values = {"player": self.player or "?", **self.params}
+        if language == "zh":  # a parameter's Chinese, where the alert carries one
+            values.update({k[:-3]: v for k, v in self.params.items() if k.endswith("_zh")})
         if language == "zh" and "detail" in values:
             reason = str(self.params.get("reason", ""))
             zh = _DETAIL_ZH.get(reason)

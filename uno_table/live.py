@@ -79,6 +79,8 @@ class LiveRunner:
         self.jpeg_quality = jpeg_quality
         self.max_width = max_width
         self.submit: Submit | None = None
+        # (pile top, video time) -> the verdict of what it healed, or None (docs/healing.md).
+        self.observe_top: Callable[[str | None, float], dict[str, Any] | None] | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -277,6 +279,7 @@ class LiveRunner:
             skip_static=True,
             config=config,
             on_note=self._on_note,
+            observe=self._observe,
         )
         with self._lock:
             self._session = session
@@ -314,6 +317,17 @@ class LiveRunner:
         if source == VISION:
             self.events_submitted += 1
         return TableVerdict.from_json(verdict)
+
+    def _observe(self, top: str | None, moment: Moment) -> TableVerdict | None:
+        """The session's :data:`uno_table.session.Observe`: the game service's healer."""
+        if self.observe_top is None:
+            return None
+        try:
+            verdict = self.observe_top(top, moment.t)
+        except Exception as exc:  # the camera's view is evidence; never a stop
+            self._set(available=True, message=f"could not check the pile's top: {exc}")
+            return None
+        return None if verdict is None else TableVerdict.from_json(verdict)
 
     def _on_note(self, note: Note) -> None:
         if note.kind is NoteKind.HELD_BACK:
@@ -366,10 +380,13 @@ def build_app(
     referee_script: list[dict[str, Any]] | None = None,
     video_fps: float = 15.0,
     opening: list[dict[str, Any]] | None = None,
+    heal: bool = True,
 ) -> tuple[Any, LiveRunner | None]:
     """The web app wired to a live runner (or to none when ``source`` is None).
 
     ``opening`` events (e.g. the demo's deal) are submitted before the camera starts.
+    ``heal`` (default): the game service infers what the camera missed, with the
+    camera's view of the pile as evidence (docs/healing.md); False: the bare tracker.
     """
     from uno_table.deck_setup import DeckSetup
     from web import NoLive, create_app, service_of
@@ -400,6 +417,7 @@ def build_app(
             "LIVE": runner or NoLive("no video source (--source none)"),
             "VIDEO_FPS": video_fps,
             "DECK": DeckSetup(models_dir, live=runner),
+            "HEAL": heal,
         }
     )
     service = service_of(app)
@@ -422,6 +440,13 @@ def build_app(
             ).verdict
             return verdict
 
+        def observe_top(top: str | None, t: float) -> dict[str, Any] | None:
+            if "store" not in store_box:
+                store_box["store"] = Store.open(app.config["DATABASE"])
+            done = service.observe_top(top, t, store_box["store"])
+            return None if done is None else dict(done.verdict)
+
+        runner.observe_top = observe_top
         service.listeners.append(runner.notify)
         runner.start(submit)
     return app, runner

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,8 @@ def score(derived: list[dict[str, Any]], truth: list[Event]) -> dict[str, Any]:
     """
     d_units: list[tuple[float, float, str, tuple[str, ...], Event]] = []
     for rec in derived:
+        if rec.get("source") == "inferred":
+            continue  # the tracker's inference, not the watcher's
         ev = rec["event"]
         k = _kind(ev)
         if k is None:
@@ -202,6 +204,8 @@ def replay_video(
     referee: list[Event] | None = None,
     watcher_config: Any = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    heal: bool = True,
+    drop: Collection[int] = (),
 ) -> ReplayResult:
     """Run source -> recogniser -> watcher -> tracker over a video file.
 
@@ -217,10 +221,19 @@ def replay_video(
     a wild or a several-card play is added to the play the watcher reports.
     ``watcher_config`` is a :class:`vision.watcher_config.WatcherConfig` (the
     defaults without).
+
+    ``heal`` (default) wraps the game in a :class:`tracker.heal.Healer`: a refusal a
+    missed event explains is healed, the inferred events recorded before the real
+    one with ``"source": "inferred"``; the pile's top the recogniser sees each frame
+    goes to its ``observe_top`` (docs/healing.md). ``heal=False`` is the bare game.
+    ``drop`` are numbers (from 0) of the camera's events not sent to the tracker, to
+    measure what a missed event costs: each is recorded with ``"dropped": true``.
     """
     from tracker import Game
+    from tracker.heal import Healed, Healer
     from tracker.rulespec import from_spec
     from uno_table.session import (
+        INFERRED,
         VISION,
         Moment,
         Note,
@@ -232,6 +245,7 @@ def replay_video(
     from vision.source import open_source, read_video
 
     game = Game(from_spec(rules) if isinstance(rules, str) else rules)
+    healer = Healer(game) if heal else None
     result = ReplayResult()
     round_ev: Event = dict(round_event or {"type": "round", "players": players})
     round_ev.pop("t", None)
@@ -247,17 +261,54 @@ def replay_video(
         if on_record:
             on_record(rec)
 
-    def submit(ev: Event, source: str, moment: Moment) -> TableVerdict:
-        verdict = game.apply(ev)
-        rec: dict[str, Any] = {"t": round(moment.t, 3), "frame": moment.index, "event": ev}
-        if source != VISION:
-            rec["source"] = source
-        if moment.t_emit is not None:
-            rec["t_emit"] = round(moment.t_emit, 3)
-        rec["verdict"] = verdict.to_json()
-        record(rec)
-        answer = TableVerdict.from_json(rec["verdict"])
-        session.notify(ev, answer, source)
+    def store(
+        healed: Healed, ev: Event | None, source: str, moment: Moment
+    ) -> tuple[Event, TableVerdict]:
+        """Record each step of ``healed`` (the last with its whole verdict)."""
+        steps: list[tuple[Event, dict[str, Any]]] = [(e, v.to_json()) for e, v in healed.steps]
+        if not steps:  # a play reported twice: recorded, not applied
+            steps = [(ev or {}, healed.to_json())]
+        steps[-1] = (steps[-1][0], healed.to_json())
+        for i, (step, verdict) in enumerate(steps):
+            rec: dict[str, Any] = {"t": round(moment.t, 3), "frame": moment.index, "event": step}
+            last = i == len(steps) - 1  # the steps before the input's are the healer's
+            by = source if last and ev is not None and not step.get("inferred") else INFERRED
+            if by != VISION:
+                rec["source"] = by
+            if moment.t_emit is not None:
+                rec["t_emit"] = round(moment.t_emit, 3)
+            rec["verdict"] = verdict
+            if not healed.steps:
+                rec["applied"] = False
+            record(rec)
+            if i < len(steps) - 1:
+                session.notify(step, TableVerdict.from_json(verdict), by)
+        answer = TableVerdict.from_json(steps[-1][1])
+        return steps[-1][0], answer
+
+    sent = [0]  # the camera's events so far
+
+    def submit(ev: Event, source: str, moment: Moment) -> TableVerdict | None:
+        if source == VISION:
+            sent[0] += 1
+            if sent[0] - 1 in drop:  # an injected miss: the tracker never hears of it
+                rec = {"t": round(moment.t, 3), "frame": moment.index, "event": ev}
+                record({**rec, "verdict": None, "applied": False, "dropped": True})
+                return None
+        if healer is not None:
+            shown, answer = store(healer.apply(ev), ev, source, moment)
+        else:
+            verdict = game.apply(ev)
+            shown, answer = store(Healed([(ev, verdict)], verdict, verdict.ok), ev, source, moment)
+        session.notify(shown, answer, source)
+        return answer
+
+    def observe(top: str | None, moment: Moment) -> TableVerdict | None:
+        healed = None if healer is None else healer.observe_top(top, moment.t)
+        if healed is None:
+            return None
+        shown, answer = store(healed, None, INFERRED, moment)
+        session.notify(shown, answer, INFERRED)
         return answer
 
     def note(n: Note) -> None:
@@ -282,6 +333,7 @@ def replay_video(
         skip_static=skip_static,
         config=watcher_config,
         on_note=note,
+        observe=observe if healer is not None else None,
     )
 
     def handle(image: Any, t: float, index: int, clock: Callable[[], float] | None) -> None:

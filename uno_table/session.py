@@ -14,7 +14,10 @@ A :class:`TableSession` is where vision meets the rules (the composition root, u
    took without a top card (a Wild Draw Four starter goes back into the deck) starts
    the watcher's pile again;
 6. applies the rounds it was told of (:meth:`notify`): a new round empties the pile,
-   and a round with other players re-seats the table.
+   and a round with other players re-seats the table;
+7. hands the caller's ``observe`` the card the recogniser sees on top of the discard
+   pile (:func:`pile_top`), the evidence :meth:`tracker.heal.Healer.observe_top`
+   heals a missed play from (docs/healing.md).
 
 Where the events go is the caller's :data:`Submit`: the game service and its store
 (live), or a :class:`tracker.Game` and a list of records (replay). Verdicts come back
@@ -52,6 +55,8 @@ Event = dict[str, Any]
 #: The source the camera's events are sent with, and the scripted referee's.
 VISION = "vision"
 REFEREE = "referee"
+#: The source of the events the healer inferred (tracker.heal).
+INFERRED = "inferred"
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,36 @@ class Note:
 #: ``(event, source, moment) -> verdict``; ``None`` when the event could not be sent
 #: (the caller says why in its own status).
 Submit = Callable[[Event, str, Moment], "TableVerdict | None"]
+#: ``(top card or None, moment) -> verdict`` of what the camera's view of the pile
+#: healed, or None (nothing done): the healer's ``observe_top``, wherever it lives.
+Observe = Callable[["str | None", Moment], "TableVerdict | None"]
+
+
+def pile_top(detections: Any, layout: TableLayout) -> str | None:
+    """The card the recogniser sees on top of the discard pile: the most confident
+    face (not ``back``) whose centre is inside ``layout.discard``; None when none is
+    (nothing there, or a hand over the pile).
+
+    >>> from vision.calibration import TableLayout
+    >>> from vision.detections import Detections
+    >>> layout = TableLayout.default(640, 480, 2)
+    >>> cx, cy = layout.discard.center
+    >>> dets = Detections.from_list([("red-5", 0.6, (cx - 20, cy - 30, cx + 20, cy + 30)),
+    ...                              ("blue-2", 0.9, (cx - 18, cy - 28, cx + 22, cy + 32)),
+    ...                              ("green-1", 0.99, (0, 0, 20, 30))])
+    >>> pile_top(dets, layout), pile_top(Detections.empty(), layout)
+    ('blue-2', None)
+    """
+    best: tuple[float, str] | None = None
+    for det in detections:
+        if det.card == "back":
+            continue
+        x1, y1, x2, y2 = det.box
+        if not layout.discard.contains((x1 + x2) / 2, (y1 + y2) / 2):
+            continue
+        if best is None or det.confidence > best[0]:
+            best = (float(det.confidence), str(det.card))
+    return None if best is None else best[1]
 
 
 class ScriptedReferee:
@@ -191,7 +226,9 @@ class TableSession:
     :meth:`notify` with the verdict (the game service's listener, live; the replay's
     game, in a replay), from any thread. ``layout`` is a saved layout, or ``None``:
     the first frame's (:func:`choose_layout`). ``on_note`` hears what was seen and not
-    sent (:class:`NoteKind`). ``skip_static`` and ``read_fan_colors`` are the
+    sent (:class:`NoteKind`). ``observe``, when given, hears the pile's top each frame
+    (:data:`Observe`: the healer; its verdict is the caller's to publish).
+    ``skip_static`` and ``read_fan_colors`` are the
     :class:`vision.pipeline.TablePipeline`'s; ``config`` the watcher's thresholds (the
     table file's ``"watcher"`` settings, :meth:`vision.watcher_config.WatcherConfig.load`).
     """
@@ -208,8 +245,10 @@ class TableSession:
         read_fan_colors: bool = True,
         config: WatcherConfig | None = None,
         on_note: Callable[[Note], None] | None = None,
+        observe: Observe | None = None,
     ) -> None:
         self.players = list(players)
+        self.observe = observe
         self.recognizer = recognizer
         self.submit = submit
         self.referee = referee
@@ -286,6 +325,8 @@ class TableSession:
             self._note(NoteKind.QUIET_UNDO, {"type": "undo"})
         self.send(result.events)
         self.apply_rounds()
+        if self.observe is not None and self.layout is not None and result.error is None:
+            self.observe(pile_top(result.detections, self.layout), self.moment)
         return result
 
     def send(self, events: list[dict[str, object]]) -> None:

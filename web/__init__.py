@@ -31,6 +31,8 @@ DEFAULTS: dict[str, Any] = {
     "PLAYERS": ["Ann", "Bob", "Cy", "Dee"],
     "REFEREE_TOKEN": None,
     "NEW_MATCH": False,
+    # Heal refusals that a missed event explains (tracker.heal; docs/healing.md).
+    "HEAL": True,
     "VIDEO_FPS": 15.0,
     "SSE_KEEPALIVE_S": 15.0,
     "HEALTH_POLL_S": 2.0,
@@ -108,6 +110,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["PLAYERS"],
         broker,
         new_match=bool(app.config["NEW_MATCH"]),
+        heal=bool(app.config["HEAL"]),
     )
     app.extensions["uno_table"] = {"service": service, "broker": broker, "live": live}
     db.init_app(app)

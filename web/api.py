@@ -32,6 +32,7 @@ REPEATED_HEADER = "X-Repeated-Request"
 #: Keys of ``POST /api/matches`` and ``POST /api/correct``.
 MATCH_KEYS = frozenset({"players", "rules", "client_id"})
 CORRECT_KEYS = frozenset({"card", "color", "client_id"})
+RESOLVE_KEYS = frozenset({"question", "option", "card", "color", "client_id"})
 #: Keys of ``POST /api/rules``.
 RULES_KEYS = frozenset({"rules", "client_id"})
 #: Most bytes of an oversized chunked body read (and dropped) before answering 413.
@@ -338,6 +339,39 @@ def correct() -> tuple[Response, int]:
     if done and done[0].repeated:
         response.headers[REPEATED_HEADER] = "true"
     return response, 200
+
+
+def _small_int(body: dict[str, Any], name: str) -> int:
+    value = body.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise EventError(f"'{name}' must be a small whole number")
+    return value
+
+
+@bp.post("/resolve")
+@referee_only
+def resolve() -> tuple[Response, int]:
+    """The referee's one tap on an ``ask-referee`` alert:
+    ``{"question": <its id>, "option": <index>, "card"?: <the right card>, "color"?}``.
+
+    Option 0 with no card is "Yes" (as recorded); another option, or a card, corrects
+    the record (:meth:`tracker.heal.Healer.resolve`). Answers the results like
+    ``/api/events``; 409 when the question is no longer open.
+    """
+    body = json_body()
+    if not isinstance(body, dict):
+        raise EventError("send {'question': <id>, 'option': <index>, 'card'?: <card>}")
+    check_keys(body, RESOLVE_KEYS, "an answer to a question")
+    # A retry of an answer finds the question answered: 409, nothing applied twice.
+    client_id_of(body)
+    question, option = (_small_int(body, name) for name in ("question", "option"))
+    card, color = body.get("card"), body.get("color")
+    if card is not None:
+        validate_event({"type": "play", "card": card})
+    if color is not None and color not in COLORS:
+        raise EventError(f"'color' must be one of {', '.join(COLORS)}")
+    done = _service().resolve(question, option, get_db(), card=card, color=color)
+    return jsonify({"n": done.n, "verdict": done.verdict}), 200
 
 
 @bp.post("/matches")

@@ -5,6 +5,13 @@ Every event, from the referee's tablet or from the camera, goes through
 event and verdict (committed before anyone is answered), then every live page hears
 of it. On start the current match is rebuilt by replaying its stored events, so a
 server killed mid-game comes back in exactly the same state.
+
+With healing on (the default; ``HEAL`` in the app's config), the game is wrapped in a
+:class:`tracker.heal.Healer`: a refusal that a missed event explains is healed, the
+inferred events stored before the real one with source ``inferred`` (they undo like
+any other), and where it is unsure ONE ``ask-referee`` alert offers a one-tap fix
+(:meth:`GameService.resolve`). The camera's view of the pile comes in through
+:meth:`GameService.observe_top`. See docs/healing.md.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracker import Game, rulespec
+from tracker.heal import AskReferee, Healed, Healer
 from tracker.rules import RuleError, RuleSet
 from web.broker import Broker
 from web.store import Match, Store
@@ -24,6 +32,9 @@ from web.store import Match, Store
 #: The type of the stored event that changes the rules between rounds (the service's
 #: own, never sent to the tracker; ``/api/events`` does not take it).
 RULES_EVENT = "rules"
+#: The source an inferred event is stored with (the page labels it).
+INFERRED = "inferred"
+ASK = "ask-referee"
 
 
 def is_rules_change(event: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
@@ -73,6 +84,14 @@ def rounds_of(state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
     return rounds
 
 
+def _asks(verdict: Mapping[str, Any]) -> bool:
+    """Whether a stored verdict asked the referee (an ``ask-referee`` alert)."""
+    alerts = verdict.get("alerts")
+    return isinstance(alerts, list) and any(
+        isinstance(a, Mapping) and a.get("code") == ASK for a in alerts
+    )
+
+
 def history_size(game: Game) -> int:
     """How many events the game's history holds (those that changed the state).
 
@@ -94,8 +113,13 @@ class GameService:
         broker: Broker,
         *,
         new_match: bool = False,
+        heal: bool = True,
     ) -> None:
         self.db_path = db_path
+        self.heal = heal
+        self.healer: Healer | None = None
+        # The open ask-referee question's params (``question``, ``options``), if any.
+        self._question: dict[str, Any] | None = None
         self.broker = broker
         self.lock = threading.RLock()
         self.recent_alerts: list[dict[str, Any]] = []
@@ -136,8 +160,13 @@ class GameService:
             size = history_size(game)
             verdict = game.apply(s.event).to_json()
             self._follow(size, s.n, s.source)
+            if s.verdict.get("healed") or _asks(s.verdict):
+                verdict = s.verdict  # the healer's answer, as it was given
             self._track(s.event, verdict, s.n)
         self.last = verdict
+        # A question asked before a restart is not asked again: its answer was applied.
+        self.healer = Healer(game) if self.heal else None
+        self._question = None
 
     def _follow(self, size_before: int, n: int, source: str) -> None:
         """Keep :attr:`applied` in step with the game's history after event ``n``."""
@@ -172,7 +201,18 @@ class GameService:
                 "last": self.last,
                 "alerts": list(self.recent_alerts),
                 "undo": self.undo_target(),
+                "question": self.open_question(),
             }
+
+    def open_question(self) -> dict[str, Any] | None:
+        """The open ``ask-referee`` question, if any: its alert's ``params`` as they are
+        now (a later event may have revised which option is applied: option 0 is always
+        the one in the record) and ``n``, the number of the event that asked it."""
+        healer, asked = self.healer, self._question
+        if healer is None or healer.question is None or asked is None:
+            return None
+        params = AskReferee(None, healer.question.options, int(asked["question"])).params
+        return {**params, "n": asked["n"]}
 
     # -- writing -------------------------------------------------------------------
 
@@ -208,53 +248,178 @@ class GameService:
     def _submit(
         self, event: dict[str, Any], store: Store, source: str, client_id: str | None = None
     ) -> Submitted:
+        def judge() -> Healed | None:
+            if self.healer is not None:
+                return self.healer.apply(event)
+            verdict = self.game.apply(event)
+            return Healed([(event, verdict)], verdict, verdict.ok)
+
+        return self._store(judge, event, store, source, client_id)
+
+    def _store(
+        self,
+        judge: Callable[[], Healed | None],
+        event: dict[str, Any] | None,
+        store: Store,
+        source: str,
+        client_id: str | None = None,
+    ) -> Submitted:
+        """Apply what ``judge`` does to the game, store each of its steps (the inferred
+        events, and every step before the input's own, with source ``inferred``; the
+        last with the whole verdict and ``client_id``), then tell every page. ``event``
+        is the input (None: the camera's view of the pile, or the referee's answer to
+        a question); its own step is stored with ``source``."""
         try:
-            size = history_size(self.game)
-            verdict = self.game.apply(event).to_json()
+            healed = judge()
+            if healed is None:
+                raise ServiceError("nothing to apply")
+            verdict = healed.to_json()
             state = self.game.state_json()
+        except ServiceError:
+            raise
+        except (LookupError, ValueError):
+            raise  # the caller's error (a resolve with no such question)
         except Exception as exc:  # the tracker promises not to raise; be safe anyway
             self._reload(store)
             raise ServiceError(f"the tracker failed on this event: {exc}", 500) from exc
+        steps = [(e, v.to_json()) for e, v in healed.steps]
+        if not steps:  # a play reported twice: nothing to store
+            return Submitted(self.n, verdict, self.snapshot())
+        steps[-1] = (steps[-1][0], verdict)
+        stored: list[tuple[int, str]] = []
         try:
-            n = store.append_event(
-                self.match.id,
-                event,
-                verdict,
-                source=source,
-                rounds=rounds_of(state),
-                client_id=client_id,
-            )
+            for i, (step, answer) in enumerate(steps):
+                last = i == len(steps) - 1
+                # Every step before the input's own is the healer's (inferred events,
+                # the undos a correction takes, events applied again).
+                by = source if last and not step.get("inferred") else INFERRED
+                n = store.append_event(
+                    self.match.id,
+                    step,
+                    answer,
+                    source=by,
+                    rounds=rounds_of(state) if last else None,
+                    client_id=client_id if last else None,
+                )
+                stored.append((n, by))
         except Exception as exc:
             # Not stored, so not applied: rebuild the game from what is stored.
             self._reload(store)
             raise ServiceError(f"could not store the event: {exc}", 503) from exc
+        n = stored[-1][0]
         self.n = n
         self.last = verdict
-        self._follow(size, n, source)
-        self._track(event, verdict, n)
+        self._follow_steps(steps, stored)
+        for (step, answer), (number, _) in zip(steps, stored, strict=True):
+            self._track(step, answer, number)
+        for alert in verdict.get("alerts") or []:
+            if alert.get("code") == ASK:
+                self._question = {**alert.get("params", {}), "n": n}
         winner = state.get("match_winner")
         if (winner or None) != self.match.winner:
             store.set_match_winner(self.match.id, winner or None)
             self.match = store.match(self.match.id) or self.match
         snapshot = self.snapshot()
+        shown = event if event is not None else steps[-1][0]
         self.broker.publish(
             "verdict",
             {
                 "n": n,
                 "t": time.time(),
                 "source": source,
-                "event": event,
+                "event": shown,
                 "verdict": verdict,
                 "snapshot": snapshot,
+                "steps": [
+                    {"n": number, "source": by, "event": step}
+                    for (step, _), (number, by) in zip(steps, stored, strict=True)
+                ],
             },
         )
         for listener in self.listeners:
             # A listener's failure is its own: the event is stored and published.
             with contextlib.suppress(Exception):
-                listener(event, verdict, source)
+                listener(shown, verdict, source)
         return Submitted(n, verdict, snapshot)
 
+    def _follow_steps(
+        self,
+        steps: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+        stored: Sequence[tuple[int, str]],
+    ) -> None:
+        """:meth:`_follow` over several stored steps: an accepted ``undo`` takes one
+        back, another accepted event adds one; then matched to the game's history."""
+        for (step, answer), (n, by) in zip(steps, stored, strict=True):
+            if not answer.get("ok"):
+                continue
+            if step.get("type") == "undo":
+                del self.applied[-1:]
+            else:
+                self.applied.append((n, by))
+        size = history_size(self.game)
+        while len(self.applied) < size:  # (an event the tracker kept though refused)
+            self.applied.append(stored[-1])
+        del self.applied[size:]
+
+    def observe_top(self, card: str | None, t: float, store: Store) -> Submitted | None:
+        """The card the camera sees on top of the discard pile at video time ``t``
+        (:meth:`tracker.heal.Healer.observe_top`): a steady top unlike the record's is
+        healed, its steps stored and published like an event's. None when nothing
+        was done (or healing is off)."""
+        with self.lock:
+            healer = self.healer
+            if healer is None:
+                return None
+            healed = healer.observe_top(card, t)
+            if healed is None:
+                return None
+            return self._store(lambda: healed, None, store, INFERRED)
+
+    def resolve(
+        self,
+        question: int,
+        index: int,
+        store: Store,
+        *,
+        card: str | None = None,
+        color: str | None = None,
+    ) -> Submitted:
+        """The referee's answer to the open ``ask-referee`` question ``question``:
+        option ``index`` is what happened (0, the one applied: nothing changes), with
+        ``card`` (and a wild's ``color``) when the card was another ("Correct it")."""
+        with self.lock:
+            healer = self.healer
+            open_q = self.open_question()
+            if healer is None or open_q is None:
+                raise ServiceError("no question is open: nothing to answer")
+            if open_q.get("question") != question:
+                raise ServiceError(
+                    f"question {question} is no longer open (the open one is "
+                    f"{open_q.get('question')}); reload the page"
+                )
+            options = open_q.get("options") or []
+            if not 0 <= index < len(options):
+                raise ServiceError(f"question {question} has no option {index}", 400)
+            if index == 0 and card is None:  # "Yes": as recorded; nothing changes
+                healer.question = None
+                verdict = {**(self.last or {}), "alerts": [], "answered": question}
+                snapshot = self.snapshot()
+                self.broker.publish("snapshot", snapshot)
+                return Submitted(self.n, verdict, snapshot)
+            try:
+                return self._store(
+                    lambda: healer.resolve(index, card=card, color=color),
+                    None,
+                    store,
+                    "referee",
+                )
+            except LookupError as exc:
+                raise ServiceError(str(exc)) from exc
+            except ValueError as exc:
+                raise ServiceError(f"cannot correct to that card: {exc}", 400) from exc
+
     def _reload(self, store: Store) -> None:
+        self._question = None
         match = store.match(self.match.id) or self.match
         self._load(store, match)
 

@@ -57,6 +57,9 @@ class Table:
                 "RULES": rules,
                 "PLAYERS": list(players),
                 "REFEREE_TOKEN": "referee-token-of-" + name,
+                # The simulated logs (5% deliberate mistakes) are counted one stored
+                # event per event played: the bare tracker, not the healer.
+                "HEAL": False,
             }
         )
         self.service = service_of(self.app)

@@ -27,6 +27,11 @@ from uno_table.commands.referee import add_rule_arguments, rules_of
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any)")
+    parser.add_argument(
+        "--no-heal",
+        action="store_true",
+        help="the bare tracker: infer nothing the camera missed (docs/healing.md)",
+    )
     parser.add_argument("--db", default="runs/demo.db", help="SQLite file (default: runs/demo.db)")
     parser.add_argument(
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
@@ -78,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         loop=args.loop,
         prepare=prepare,
         models_dir=args.models,
+        heal=not args.no_heal,
     )
     try:
         return serve(app, args.host, args.port, banner="Demo: a rendered game of UNO")

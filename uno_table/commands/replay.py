@@ -11,6 +11,10 @@ attribution accuracy and the latency from a card coming to rest to its event.
 The table layout is --layout, else VIDEO.layout.json next to the video, else one
 proposed from the first frame. --oracle reads VIDEO.boxes.jsonl (rendered videos
 only) instead of running the trained recogniser: it measures the watcher alone.
+
+Events the camera missed are inferred by the tracker's healer (printed as `inf`,
+`"source": "inferred"` in --json; docs/healing.md); --no-heal replays with the bare
+tracker, for comparison.
 """
 
 from __future__ import annotations
@@ -50,6 +54,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--skip-static", action="store_true", help="reuse detections while the table is still"
     )
     parser.add_argument("--models", help="folder of the recogniser's weights (default models/)")
+    parser.add_argument(
+        "--no-heal",
+        action="store_true",
+        help="the bare tracker: no events inferred for what the camera missed (docs/healing.md)",
+    )
+    parser.add_argument(
+        "--drop-event",
+        type=int,
+        action="append",
+        metavar="N",
+        help="inject a miss: the camera's Nth event (from 0) is not sent (repeatable)",
+    )
 
 
 def _fail(msg: str) -> int:
@@ -147,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
             watcher_config=watcher_config,
             referee=truth if args.referee_from_truth else None,
             on_record=emit,
+            heal=not args.no_heal,
+            drop=set(args.drop_event or []),
         )
     except ValueError as exc:
         return _fail(str(exc))
@@ -172,4 +190,8 @@ def _print(rec: dict[str, Any], as_json: bool) -> None:
     what = " ".join(f"{k}={val}" for k, val in ev.items() if k != "type")
     alerts = "; ".join(a.get("message", a.get("code", "")) for a in v.get("alerts", []))
     mark = "-- " if rec.get("applied") is False else "ok " if v.get("ok") else "NO "
+    if rec.get("dropped"):
+        mark = "xx "  # an injected miss
+    if rec.get("source") == "inferred":
+        mark = "inf" if v.get("ok") else "iNO"  # an event the camera missed, inferred
     print(f"{rec['t']:8.2f}s  {mark} {ev['type']:<6} {what}  {alerts}".rstrip(), flush=True)

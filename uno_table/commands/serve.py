@@ -45,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any)")
     parser.add_argument(
+        "--no-heal",
+        action="store_true",
+        help="the bare tracker: infer nothing the camera missed (docs/healing.md)",
+    )
+    parser.add_argument(
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
     )
     parser.add_argument("--layout", default=None, help="table layout JSON (calibrate-table)")
@@ -118,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
             new_match=args.new_match,
             models_dir=args.models,
             video_fps=args.video_fps,
+            heal=not args.no_heal,
         )
     except (OSError, sqlite3.Error) as exc:
         print(f"uno-table serve: cannot open the database {args.db}: {exc}", file=sys.stderr)

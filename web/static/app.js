@@ -114,6 +114,10 @@
 
   function render(snap) {
     ui.snapshot = snap;
+    // A question answered (here, elsewhere, or taken back): its buttons go.
+    document.querySelectorAll(".ask-options").forEach((row) => {
+      if (!snap.question || String(snap.question.question) !== row.dataset.question) row.remove();
+    });
     const g = snap.game || {};
     document.body.dataset.n = String(snap.n);
     document.body.dataset.match = String(snap.match.id);
@@ -314,10 +318,37 @@
     });
   }
 
+  // An ask-referee alert (tracker.heal) offers its options as one-tap answers, for the
+  // referee, while its question is still the open one (snapshot.question).
+  function askButtons(a) {
+    const p = (ui.snapshot || {}).question;  // as it is now: option 0 is the one recorded
+    if (a.code !== "ask-referee" || !ui.token || !p || (a.params || {}).question !== p.question) {
+      return null;
+    }
+    const answer = (body) => async () => {
+      const { res } = await post("/api/resolve", { question: p.question, ...body });
+      if (res.ok) $("#alert").hidden = true;
+    };
+    const label = (o) => (o[ui.lang] || o.en || "");
+    const row = el("div", { class: "ask-options", "data-question": String(p.question) });
+    row.append(el("button", { class: "small", "data-option": "0", onclick: answer({ option: 0 }) },
+      t(p.refused ? "ask_refused" : "ask_yes")));
+    (p.options || []).slice(1).forEach((o) => row.append(el("button", {
+      class: "small", "data-option": String(o.index), onclick: answer({ option: o.index }),
+    }, t("ask_other", { s: window.WORDS.sentence({ messages: { en: o.en, zh: o.zh } }, ui.lang) }))));
+    if (!p.refused) {
+      row.append(el("button", { class: "small", "data-option": "card", onclick: () =>
+        pickCard(t("pick_correct"), (card, color) =>
+          answer(color ? { option: 0, card, color } : { option: 0, card })()) }, t("ask_card")));
+    }
+    return row;
+  }
+
   function showAlert(alerts, quiet) {
     ui.alerts = alerts;
     const box = $("#alert");
-    $("#alert-text").replaceChildren(...alerts.map((a) => el("div", { "data-code": a.code }, alertText(a))));
+    $("#alert-text").replaceChildren(...alerts.map((a) =>
+      el("div", { "data-code": a.code }, alertText(a), askButtons(a))));
     box.dataset.codes = alerts.map((a) => a.code).join(" ");
     box.hidden = false;
     box.classList.remove("flash");
@@ -361,6 +392,8 @@
       const alerts = endOfRound ? [] : ((msg.verdict && msg.verdict.alerts) || []).filter(
         (a) => !(msg.source === "vision" && a.code === "bad-event"));
       if (alerts.length) showAlert(alerts);
+      // Inferred events were stored before this one: read the log again.
+      if ((msg.steps || []).length > 1) refreshLog();
     });
   }
 
