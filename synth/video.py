@@ -447,7 +447,9 @@ class _Renderer:
         roi[:] = (roi * (1.0 - a) + warped[..., :3] * a).astype(np.uint8)
         idmap[y0:y1, x0:x1][warped[..., 3] > 127] = obj
         # The whole card, in frame or not.
-        self.areas[obj] = round(w * h * 0.97 * scale * scale) if scale != 1.0 else round(w * h * 0.97)
+        self.areas[obj] = (
+            round(w * h * 0.97 * scale * scale) if scale != 1.0 else round(w * h * 0.97)
+        )
         return quad
 
     def static_layer(self) -> tuple[Image, npt.NDArray[np.uint16], list[tuple[int, str, Any]]]:
@@ -504,18 +506,27 @@ class _Renderer:
     def cover_hand(self, canvas: Image, idmap: npt.NDArray[np.uint16], cover: _Cover) -> None:
         """Paint a hand lying flat on a card (or a fan of ``cover.cards``)."""
         w = self.card_w * (1.0 + 0.55 * (cover.cards - 1))
-        before = canvas.copy()
+        # Paint only around the hand and the arm's way out of the frame (full frames are slow).
+        pad = 1.5 * self.card_px + w
+        (cx, cy), (ax, ay) = cover.xy, cover.arm
+        x0, y0 = max(0, int(min(cx - pad, ax))), max(0, int(min(cy - pad, ay)))
+        x1 = min(self.w, int(max(cx + pad, ax)) + 1)
+        y1 = min(self.h, int(max(cy + pad, ay)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        roi = canvas[y0:y1, x0:x1]
+        before = roi.copy()
         draw_covering_hand(
-            canvas,
-            cover.xy,
+            roi,
+            (cx - x0, cy - y0),
             cover.angle,
             (w, self.card_w * 1.5),
-            cover.arm,
+            (ax - x0, ay - y0),
             np.random.default_rng(cover.seed),
             self.card_px * 0.13,
         )
-        changed = cv2.absdiff(before, canvas).max(axis=2) > 0
-        idmap[changed] = _HAND_ID
+        changed = cv2.absdiff(before, roi).max(axis=2) > 0
+        idmap[y0:y1, x0:x1][changed] = _HAND_ID
 
     def frame(
         self,
@@ -569,7 +580,7 @@ class _Renderer:
             if vis < 0.05:
                 continue
             if view is not None:
-                quad = warp_points(view, quad).astype(np.float32) - np.float32([dx, dy])
+                quad = warp_points(view, quad).astype(np.float32) - np.array([dx, dy], np.float32)
             x1 = float(quad[:, 0].min()) + dx
             y1 = float(quad[:, 1].min()) + dy
             x2 = float(quad[:, 0].max()) + dx

@@ -180,7 +180,9 @@ def draw_covering_hand(
     ax = np.array([math.cos(a), math.sin(a)], np.float32)
     ay = np.array([-math.sin(a), math.cos(a)], np.float32)
     hx, hy = cw * 0.58, ch * 0.56
-    palm = np.array([c - ax * hx - ay * hy, c + ax * hx - ay * hy, c + ax * hx + ay * hy, c - ax * hx + ay * hy])
+    palm = np.array(
+        [c - ax * hx - ay * hy, c + ax * hx - ay * hy, c + ax * hx + ay * hy, c - ax * hx + ay * hy]
+    )
     cv2.fillPoly(mask, [np.round(palm).astype(np.int32)], 255, cv2.LINE_AA)
     # Fingers past the far end, side by side.
     reach = max(cw, ch) * 0.5
