@@ -53,6 +53,11 @@ class ArmConfig:
     after_s: float = 0.3  # ... or this long after (the hand still leaving)
 
 
+def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    b, g, r = cv2.split(img)
+    return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
+
+
 @dataclass(frozen=True)
 class ArmSighting:
     t: float
@@ -67,8 +72,8 @@ class ArmWatch:
     def __init__(self, layout: TableLayout, config: ArmConfig | None = None) -> None:
         self.layout = layout
         self.cfg = config or ArmConfig()
-        self._still: npt.NDArray[np.float32] | None = None
-        self._prev: npt.NDArray[np.float32] | None = None
+        self._still: npt.NDArray[np.uint8] | None = None
+        self._prev: npt.NDArray[np.uint8] | None = None
         self._changed_t = np.zeros((1, 1), np.float32)
         self.sightings: deque[ArmSighting] = deque()
 
@@ -77,18 +82,18 @@ class ArmWatch:
         cfg = self.cfg
         h, w = frame_bgr.shape[:2]
         sw, sh = max(8, round(w * cfg.scale)), max(8, round(h * cfg.scale))
-        small = cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        small = cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
         if self._still is None or self._still.shape != small.shape or self._prev is None:
-            self._still, self._prev = small, small
+            self._still, self._prev = small.copy(), small
             self._changed_t = np.full(small.shape[:2], t, np.float32)
             return []
         # The still table: what has not changed from frame to frame for settle_s (a
         # card put down becomes table; an arm moving, or lying there briefly, does not).
-        self._changed_t[np.abs(small - self._prev).max(axis=2) > cfg.diff] = t
+        self._changed_t[_channel_max(cv2.absdiff(small, self._prev)) > cfg.diff] = t
         self._prev = small
         settled = self._changed_t <= t - cfg.settle_s
-        self._still[settled] = small[settled]
-        moved = (np.abs(small - self._still).max(axis=2) > cfg.diff).astype(np.uint8)
+        np.copyto(self._still, small, where=settled[..., None])
+        moved = (_channel_max(cv2.absdiff(small, self._still)) > cfg.diff).astype(np.uint8)
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = small.copy()
             return []
@@ -103,6 +108,9 @@ class ArmWatch:
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < cfg.min_area * card_area:
                 continue
+            x, y, bw, bh = stats[i, :4]
+            if x > 0 and y > 0 and x + bw < sw and y + bh < sh:
+                continue  # not from outside the picture: a card moving, not an arm
             blob = labels == i
             edge = np.argwhere(blob & ring)
             if not len(edge):
