@@ -82,23 +82,27 @@ class ArmWatch:
         cfg = self.cfg
         h, w = frame_bgr.shape[:2]
         sw, sh = max(8, round(w * cfg.scale)), max(8, round(h * cfg.scale))
-        small = cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+        small = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
         if self._still is None or self._still.shape != small.shape or self._prev is None:
             self._still, self._prev = small.copy(), small
             self._changed_t = np.full(small.shape[:2], t, np.float32)
             return []
         # The still table: what has not changed from frame to frame for settle_s (a
         # card put down becomes table; an arm moving, or lying there briefly, does not).
-        self._changed_t[_channel_max(cv2.absdiff(small, self._prev)) > cfg.diff] = t
+        self._changed_t[
+            _channel_max(np.asarray(cv2.absdiff(small, self._prev), np.uint8)) > cfg.diff
+        ] = t
         self._prev = small
         settled = self._changed_t <= t - cfg.settle_s
         np.copyto(self._still, small, where=settled[..., None])
-        moved = (_channel_max(cv2.absdiff(small, self._still)) > cfg.diff).astype(np.uint8)
+        moved = (
+            _channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > cfg.diff
+        ).astype(np.uint8)
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = small.copy()
             return []
         # Skin close to the table's colour leaves only parts of an arm: join them.
-        moved = cv2.morphologyEx(moved, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         card_area = (self.layout.card_px * cfg.scale) ** 2 / 1.5
         ring = np.zeros_like(moved, dtype=bool)
