@@ -5,7 +5,9 @@ a hand comes in from the player's seat carrying the card to the discard pile, le
 go and withdraws; a draw is a hand reaching into the draw pile and carrying a
 face-down card back to its seat; a retraction is a hand taking the top card back.
 On top: hands passing over the table, camera noise, slow and sudden lighting changes
-and a slightly shaking camera. The video is written with OpenCV (``mp4v``), next to
+and a slightly shaking camera. How hands carry cards, the camera, the light and the
+pile follow a named style (``synth.styles``: ``house``, the default, and others).
+The video is written with OpenCV (``mp4v``), next to
 
 * ``<video>.truth.jsonl``: the event log with ``t``, the time each event happened
   (a play: the moment its card came to rest; a draw: the moment the card was
