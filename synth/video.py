@@ -5,7 +5,9 @@ a hand comes in from the player's seat carrying the card to the discard pile, le
 go and withdraws; a draw is a hand reaching into the draw pile and carrying a
 face-down card back to its seat; a retraction is a hand taking the top card back.
 On top: hands passing over the table, camera noise, slow and sudden lighting changes
-and a slightly shaking camera. The video is written with OpenCV (``mp4v``), next to
+and a slightly shaking camera. How hands carry cards, the camera, the light and the
+pile follow a named style (``synth.styles``: ``house``, the default, and others).
+The video is written with OpenCV (``mp4v``), next to
 
 * ``<video>.truth.jsonl``: the event log with ``t``, the time each event happened
   (a play: the moment its card came to rest; a draw: the moment the card was
@@ -40,8 +42,22 @@ import numpy as np
 import numpy.typing as npt
 
 from synth.render.cards import COLORS, FACES, render_card
-from synth.render.hands import draw_hand
+from synth.render.hands import draw_covering_hand, draw_hand
 from synth.render.table import render_table
+from synth.styles import (
+    DROP_RELEASE,
+    DROP_SCALE,
+    DROP_SPIN_DEG,
+    FLOOR_BGR,
+    SLIDE_RELEASE,
+    SLIDE_TRAVEL,
+    VideoStyle,
+    blur_card,
+    camera_homography,
+    get_style,
+    warp_layout,
+    warp_points,
+)
 from vision.calibration import TableLayout
 from vision.detections import Detections
 
@@ -220,6 +236,23 @@ class _Moving:
     name: str
     xy: tuple[float, float]
     angle: float
+    scale: float = 1.0  # > 1: held above the table, nearer the camera
+    blur: tuple[float, float] = (0.0, 0.0)  # motion blur: the way moved while exposed (px)
+    soft: float = 0.0  # blur of a card coming nearer or going away (px)
+
+
+Hand = tuple[tuple[float, float], tuple[float, float], int]  # fingertip, arm's start, seed
+
+
+@dataclass(frozen=True)
+class _Cover:
+    """A hand lying on a card (style ``hold="cover"``): where and how the card lies."""
+
+    xy: tuple[float, float]
+    angle: float
+    arm: tuple[float, float]
+    seed: int
+    cards: int = 1  # a fan of several cards is covered by one hand
 
 
 @dataclass
@@ -239,6 +272,7 @@ class _Clip:
     leave: float = 0.35  # the hand going back
     hand_seed: int = 0
     touch: tuple[float, float] = (0.0, 0.0)  # pass-over: how far the hand reaches
+    spin: float = 0.0  # style drop: how far the card turns as it falls
 
     @property
     def t_move(self) -> float:
@@ -296,9 +330,15 @@ class _Renderer:
         players: list[str],
         rng: np.random.Generator,
         fps: float,
+        style: VideoStyle | None = None,
+        style_rng: np.random.Generator | None = None,
     ) -> None:
         self.w, self.h, self.fps = width, height, fps
         self.rng = rng
+        self.style = style or VideoStyle()
+        # The style's own draws come from their own generator: the house look draws the
+        # same numbers from ``rng`` as before styles existed, frame for frame.
+        self.style_rng = style_rng or np.random.default_rng(0)
         base = TableLayout.default(width, height, len(players))
         # The real table differs a little from any calibration: shift the piles and
         # let players sit a bit off their nominal bearings.
@@ -324,6 +364,17 @@ class _Renderer:
             for _ in range(6)
         ]
         self.areas: dict[int, int] = {}
+        st = self.style
+        if st.noise != 1.0:
+            self.noise = [np.round(n * st.noise).astype(np.int16) for n in self.noise]
+        self.camera = camera_homography(st, width, height)
+        if self.camera is not None:
+            self.layout = warp_layout(self.layout, self.camera)
+        spread = st.player_speed_spread
+        self.speeds = [
+            float(math.exp(self.style_rng.normal(0, spread))) if spread > 0 else 1.0
+            for _ in players
+        ]
 
     # -------------------------------------------------------------- geometry helpers
     def seat_dir(self, seat: int) -> tuple[float, float]:
@@ -368,30 +419,39 @@ class _Renderer:
         xy: tuple[float, float],
         angle: float,
         obj: int,
+        mv: _Moving | None = None,
     ) -> npt.NDArray[np.float32]:
         img = self.face(name)
         h, w = img.shape[:2]
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        scale = mv.scale if mv is not None else 1.0
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
         m[0, 2] += xy[0] - w / 2
         m[1, 2] += xy[1] - h / 2
         quad = (
             np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ m[:, :2].T + m[:, 2]
         ).astype(np.float32)
-        x0 = max(0, math.floor(float(quad[:, 0].min())) - 1)
-        y0 = max(0, math.floor(float(quad[:, 1].min())) - 1)
-        x1 = min(self.w, math.ceil(float(quad[:, 0].max())) + 2)
-        y1 = min(self.h, math.ceil(float(quad[:, 1].max())) + 2)
+        blurred = mv is not None and (math.hypot(*mv.blur) >= 1.0 or mv.soft >= 0.5)
+        pad = math.ceil(math.hypot(*mv.blur) / 2 + 2 * mv.soft) if mv and blurred else 0
+        x0 = max(0, math.floor(float(quad[:, 0].min())) - 1 - pad)
+        y0 = max(0, math.floor(float(quad[:, 1].min())) - 1 - pad)
+        x1 = min(self.w, math.ceil(float(quad[:, 0].max())) + 2 + pad)
+        y1 = min(self.h, math.ceil(float(quad[:, 1].max())) + 2 + pad)
         if x1 <= x0 or y1 <= y0:
             self.areas[obj] = max(1, w * h)
             return quad
         m[0, 2] -= x0
         m[1, 2] -= y0
         warped = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        if mv is not None and blurred:
+            warped = blur_card(warped, mv.blur, mv.soft)
         a = warped[..., 3:4].astype(np.float32) / 255.0
         roi = canvas[y0:y1, x0:x1]
         roi[:] = (roi * (1.0 - a) + warped[..., :3] * a).astype(np.uint8)
         idmap[y0:y1, x0:x1][warped[..., 3] > 127] = obj
-        self.areas[obj] = round(w * h * 0.97)  # the whole card, in frame or not
+        # The whole card, in frame or not.
+        self.areas[obj] = (
+            round(w * h * 0.97 * scale * scale) if scale != 1.0 else round(w * h * 0.97)
+        )
         return quad
 
     def static_layer(self) -> tuple[Image, npt.NDArray[np.uint16], list[tuple[int, str, Any]]]:
@@ -445,10 +505,35 @@ class _Renderer:
         changed = cv2.absdiff(before, roi).max(axis=2) > 0
         idmap[y0:y1, x0:x1][changed] = _HAND_ID
 
+    def cover_hand(self, canvas: Image, idmap: npt.NDArray[np.uint16], cover: _Cover) -> None:
+        """Paint a hand lying flat on a card (or a fan of ``cover.cards``)."""
+        w = self.card_w * (1.0 + 0.55 * (cover.cards - 1))
+        # Paint only around the hand and the arm's way out of the frame (full frames are slow).
+        pad = 1.5 * self.card_px + w
+        (cx, cy), (ax, ay) = cover.xy, cover.arm
+        x0, y0 = max(0, int(min(cx - pad, ax))), max(0, int(min(cy - pad, ay)))
+        x1 = min(self.w, int(max(cx + pad, ax)) + 1)
+        y1 = min(self.h, int(max(cy + pad, ay)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        roi = canvas[y0:y1, x0:x1]
+        before = roi.copy()
+        draw_covering_hand(
+            roi,
+            (cx - x0, cy - y0),
+            cover.angle,
+            (w, self.card_w * 1.5),
+            (ax - x0, ay - y0),
+            np.random.default_rng(cover.seed),
+            self.card_px * 0.13,
+        )
+        changed = cv2.absdiff(before, roi).max(axis=2) > 0
+        idmap[y0:y1, x0:x1][changed] = _HAND_ID
+
     def frame(
         self,
         moving: list[_Moving],
-        hand: tuple[tuple[float, float], tuple[float, float], int] | None,
+        hand: Hand | _Cover | None,
         t: float,
         light: tuple[float, float, float],
         shake: tuple[float, float],
@@ -460,8 +545,11 @@ class _Renderer:
         objs = list(objs)
         for k, mv in enumerate(moving):
             obj = 1000 + k
-            objs.append((obj, mv.name, self.paste(canvas, idmap, mv.name, mv.xy, mv.angle, obj)))
-        if hand is not None:
+            quad = self.paste(canvas, idmap, mv.name, mv.xy, mv.angle, obj, mv)
+            objs.append((obj, mv.name, quad))
+        if isinstance(hand, _Cover):
+            self.cover_hand(canvas, idmap, hand)
+        elif hand is not None:
             self.hand(canvas, idmap, hand)
         counts = np.bincount(idmap.ravel(), minlength=_HAND_ID + 1)
         # Lighting (a lamp, clouds) and camera shake, then sensor noise.
@@ -471,8 +559,21 @@ class _Renderer:
             lut[:, 0, c] = np.clip(ramp * light[c], 0, 255).astype(np.uint8)
         img = cv2.LUT(canvas, lut)
         dx, dy = shake
-        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-        img = cv2.warpAffine(np.asarray(img), m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT)
+        view = None  # the camera of a style that moves it, with the shake
+        if self.camera is not None:
+            view = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], np.float64) @ self.camera
+            img = cv2.warpPerspective(
+                np.asarray(img),
+                view,
+                (self.w, self.h),
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=FLOOR_BGR,
+            )
+        else:
+            m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+            img = cv2.warpAffine(
+                np.asarray(img), m, (self.w, self.h), borderMode=cv2.BORDER_REFLECT
+            )
         noise = self.noise[frame_index % len(self.noise)]
         img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
         truth: list[FrameCard] = []
@@ -480,6 +581,8 @@ class _Renderer:
             vis = float(counts[obj]) / float(self.areas.get(obj, 1))
             if vis < 0.05:
                 continue
+            if view is not None:
+                quad = warp_points(view, quad).astype(np.float32) - np.array([dx, dy], np.float32)
             x1 = float(quad[:, 0].min()) + dx
             y1 = float(quad[:, 1].min()) + dy
             x2 = float(quad[:, 0].max()) + dx
@@ -502,6 +605,7 @@ def _plan(
 ) -> tuple[list[_Clip], list[Event]]:
     """Turn the event log into clips on a timeline and the truth log with times."""
     seat = {p: i for i, p in enumerate(players)}
+    st = r.style
     clips: list[_Clip] = []
     truth: list[Event] = []
     t = 0.8
@@ -524,10 +628,12 @@ def _plan(
                 clips.append(_pass_over(r, rng, t, int(rng.integers(len(players)))))
                 t = clips[-1].t1 + float(rng.uniform(0.2, 0.5))
             base = (
-                r.center[0] + float(rng.normal(0, 0.1 * card)),
-                r.center[1] + float(rng.normal(0, 0.1 * card)),
+                r.center[0] + float(rng.normal(0, 0.1 * card * st.pile_offset)),
+                r.center[1] + float(rng.normal(0, 0.1 * card * st.pile_offset)),
             )
-            ang = r.true_seats[who] + float(rng.normal(0, 14))
+            ang = r.true_seats[who] + float(rng.normal(0, 14 * st.pile_angle))
+            sp = r.speeds[who]  # this player's pace (1.0 but for style player-speeds)
+            slide = SLIDE_TRAVEL if st.entry == "slide" and typ == "play" else 1.0
             dxs, dys = r.seat_dir(who)
             ends, starts, angles = [], [], []
             k = len(names)
@@ -548,12 +654,14 @@ def _plan(
                 starts=starts,
                 ends=ends,
                 angles=angles,
-                reach=float(rng.uniform(0.3, 0.45)) if typ == "flip" else 0.0,
-                travel=float(rng.uniform(0.45, 0.75)),
-                hold=float(rng.uniform(0.05, 0.2)),
-                leave=float(rng.uniform(0.3, 0.45)),
+                reach=float(rng.uniform(0.3, 0.45)) * sp if typ == "flip" else 0.0,
+                travel=float(rng.uniform(0.45, 0.75)) * sp * slide,
+                hold=float(rng.uniform(0.05, 0.2)) * sp,
+                leave=float(rng.uniform(0.3, 0.45)) * sp,
                 hand_seed=int(rng.integers(2**31)),
             )
+            if st.entry == "drop" and typ == "play":
+                clip.spin = float(r.style_rng.uniform(-DROP_SPIN_DEG, DROP_SPIN_DEG))
             clips.append(clip)
             pile_top.append(clip)
             truth.append({"t": round(clip.t_rest, 3), **ev})
@@ -572,8 +680,8 @@ def _plan(
                 starts=list(played.ends),
                 ends=[r.seat_point(seat_i, 0.8, 0.0) for _ in played.cards],
                 angles=list(played.angles),
-                reach=float(rng.uniform(0.3, 0.45)),
-                travel=float(rng.uniform(0.4, 0.6)),
+                reach=float(rng.uniform(0.3, 0.45)) * r.speeds[seat_i],
+                travel=float(rng.uniform(0.4, 0.6)) * r.speeds[seat_i],
                 hold=0.0,
                 leave=0.0,
                 hand_seed=int(rng.integers(2**31)),
@@ -593,8 +701,8 @@ def _plan(
                     starts=[r.draw_xy],
                     ends=[r.seat_point(who, 0.8, float(rng.uniform(-0.4, 0.4)))],
                     angles=[r.draw_angle],
-                    reach=float(rng.uniform(0.35, 0.5)),
-                    travel=float(rng.uniform(0.45, 0.65)),
+                    reach=float(rng.uniform(0.35, 0.5)) * r.speeds[who],
+                    travel=float(rng.uniform(0.45, 0.65)) * r.speeds[who],
                     hold=0.0,
                     leave=0.0,
                     hand_seed=int(rng.integers(2**31)),
@@ -638,10 +746,53 @@ def _pass_over(r: _Renderer, rng: np.random.Generator, t: float, seat: int) -> _
     )
 
 
-def _clip_state(
-    clip: _Clip, t: float, r: _Renderer
-) -> tuple[list[_Moving], tuple[tuple[float, float], tuple[float, float], int] | None]:
-    """What moves at time ``t`` inside ``clip`` and where the fingertip is."""
+def _cards_at(clip: _Clip, t: float, r: _Renderer) -> list[_Moving]:
+    """Where the clip's cards are at ``t``, between ``clip.t_move`` and ``clip.t_rest``."""
+    u = (t - clip.t_move) / clip.travel
+    if r.style.entry == "drop" and clip.kind == "play":
+        # Carried high above the pile (nearer the camera: bigger), then let go: it falls
+        # faster and faster, shrinking to its size on the table and turning a little.
+        if u < DROP_RELEASE:
+            e = _ease_in_out(u / DROP_RELEASE)
+            return [
+                _Moving(n, _lerp(s, d, e), a - clip.spin, DROP_SCALE)
+                for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
+            ]
+        f = min(1.0, (u - DROP_RELEASE) / (1.0 - DROP_RELEASE)) ** 2
+        return [
+            _Moving(n, d, a - clip.spin * (1.0 - f), DROP_SCALE - (DROP_SCALE - 1.0) * f)
+            for n, d, a in zip(clip.cards, clip.ends, clip.angles, strict=True)
+        ]
+    e = _ease_out(u) if clip.kind in ("play", "flip") else _ease_in_out(u)
+    return [
+        _Moving(n, _lerp(s, d, e), a)
+        for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
+    ]
+
+
+def _blurred(moving: list[_Moving], clip: _Clip, t_open: float, r: _Renderer) -> list[_Moving]:
+    """The moving cards smeared over the way they went since the shutter opened."""
+    if t_open < clip.t_move:
+        return moving
+    before = _cards_at(clip, t_open, r)
+    if len(before) != len(moving):
+        return moving
+    return [
+        dataclasses.replace(
+            m,
+            blur=(m.xy[0] - b.xy[0], m.xy[1] - b.xy[1]),
+            soft=abs(m.scale - b.scale) * r.card_px * 0.5,
+        )
+        for m, b in zip(moving, before, strict=True)
+    ]
+
+
+def _mean(xys: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(p[0] for p in xys) / len(xys), sum(p[1] for p in xys) / len(xys))
+
+
+def _clip_state(clip: _Clip, t: float, r: _Renderer) -> tuple[list[_Moving], Hand | _Cover | None]:
+    """What moves at time ``t`` inside ``clip`` and where the hand is."""
     card = r.card_px
     arm = clip.seat_xy
     if clip.kind == "pass-over":
@@ -661,25 +812,46 @@ def _clip_state(
         n = math.hypot(dx, dy) or 1.0
         return (xy[0] + dx / n * 0.42 * card, xy[1] + dy / n * 0.42 * card)
 
+    cover = r.style.hold == "cover"
+    k = len(clip.cards)
+
+    def holding(xys: Sequence[tuple[float, float]]) -> Hand | _Cover:
+        if cover:  # the hand lies on the card(s)
+            return _Cover(_mean(xys), clip.angles[0], arm, clip.hand_seed, k)
+        return (trailing(xys[0]), arm, clip.hand_seed)
+
+    def leaving(xys: Sequence[tuple[float, float]], u: float) -> Hand | _Cover:
+        if cover:
+            out = r.seat_point(_seat_from_clip(clip, r), 1.2)
+            return _Cover(_lerp(_mean(xys), out, u), clip.angles[0], arm, clip.hand_seed, k)
+        outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
+        return (_lerp(trailing(xys[0]), outside, u), arm, clip.hand_seed)
+
     first_start = clip.starts[0]
     if t < clip.t_move:  # the hand reaches in, nothing moves yet
         u = _ease_in_out((t - clip.t0) / max(1e-6, clip.reach))
+        if cover:
+            return [], leaving(clip.starts, 1.0 - u)
         outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
         return [], (_lerp(outside, trailing(first_start), u), arm, clip.hand_seed)
+    entry = r.style.entry if clip.kind == "play" else "carry"
+    release = clip.t_rest
+    if entry == "slide":
+        release = clip.t_move + SLIDE_RELEASE * clip.travel
+    elif entry == "drop":
+        release = clip.t_move + DROP_RELEASE * clip.travel
+    if release < clip.t_rest and t >= release:
+        # Let go before the card rests (slid: it coasts; dropped: it falls): the hand leaves.
+        u = _ease_in_out((t - release) / max(1e-6, clip.t1 - release))
+        at = [m.xy for m in _cards_at(clip, release, r)]
+        return (_cards_at(clip, t, r) if t < clip.t_rest else []), leaving(at, u)
     if t < clip.t_rest:
-        u = (t - clip.t_move) / clip.travel
-        e = _ease_out(u) if clip.kind in ("play", "flip") else _ease_in_out(u)
-        moving = [
-            _Moving(n, _lerp(s, d, e), a)
-            for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
-        ]
-        return moving, (trailing(moving[0].xy), arm, clip.hand_seed)
-    last_end = clip.ends[0]
+        moving = _cards_at(clip, t, r)
+        return moving, holding([m.xy for m in moving])
     if t < clip.t_rest + clip.hold:
-        return [], (trailing(last_end), arm, clip.hand_seed)
+        return [], holding(clip.ends)
     u = _ease_in_out((t - clip.t_rest - clip.hold) / max(1e-6, clip.leave))
-    outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
-    return [], (_lerp(trailing(last_end), outside, u), arm, clip.hand_seed)
+    return [], leaving(clip.ends, u)
 
 
 def render_video(
@@ -693,19 +865,24 @@ def render_video(
     pass_over_prob: float = 0.1,
     shake_px: float = 1.2,
     lighting: bool = True,
+    style: str | VideoStyle = "house",
 ) -> RenderResult:
     """Act out ``log`` (DESIGN.md events; its first event is ``round``) into a video.
 
     Writes the video and its ``.truth.jsonl``, ``.boxes.jsonl`` and ``.layout.json``
     next to it (written to temporary names first, so a crash leaves no half file).
+    ``style`` is a :class:`synth.styles.VideoStyle` or its name (``synth.styles.STYLES``);
+    a style's ``fps``, where it sets one, wins over ``fps``.
     """
+    st = get_style(style)
     if not log or log[0].get("type") != "round":
         raise ValueError("the log must start with a 'round' event naming the players")
     players = [str(p) for p in log[0]["players"]]
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    r = _Renderer(width, height, players, rng, fps)
+    fps = st.fps if st.fps is not None else fps
+    r = _Renderer(width, height, players, rng, fps, st, np.random.default_rng([seed, 0x5717]))
     clips, truth = _plan(log, r, players, rng, pass_over_prob)
     duration = (clips[-1].t1 if clips else 1.0) + 1.0
     n_frames = math.ceil(duration * fps)
@@ -745,6 +922,8 @@ def render_video(
                 hand = None
                 if ci < len(clips) and clips[ci].t0 <= t:
                     moving, hand = _clip_state(clips[ci], t, r)
+                    if st.motion_blur > 0 and moving:
+                        moving = _blurred(moving, clips[ci], t - st.motion_blur / fps, r)
                 g = 1.0 + 0.06 * math.sin(2 * math.pi * t / 9.0 + phase)
                 if lighting:
                     for s, lv in zip(steps, levels, strict=True):
@@ -753,6 +932,9 @@ def render_video(
                 else:
                     g = 1.0
                 light = (float(g * tint[0]), float(g * tint[1]), float(g * tint[2]))
+                if st.light_level != 1.0 or st.white_balance != (1.0, 1.0, 1.0):
+                    lv, wb = st.light_level, st.white_balance
+                    light = (light[0] * lv * wb[0], light[1] * lv * wb[1], light[2] * lv * wb[2])
                 shake = 0.8 * shake + rng.normal(0, shake_px * 0.45, 2)
                 shake = np.clip(shake, -2.5 * shake_px, 2.5 * shake_px)
                 img, boxes = r.frame(moving, hand, t, light, (float(shake[0]), float(shake[1])), i)

@@ -7,6 +7,7 @@ shake. Writes OUT (mp4v) and, next to it, OUT.truth.jsonl (events with times),
 OUT.boxes.jsonl (true card boxes per frame) and OUT.layout.json (the table).
 
   uno-table render-video game.mp4 --seed 7 --turns 40
+  uno-table render-video game.mp4 --style covering-hand   # docs/watcher.md: the styles
   uno-table replay game.mp4 --truth game.mp4.truth.jsonl --oracle
 """
 
@@ -27,7 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retract-prob", type=float, default=0.06, help="chance of a take-back")
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--height", type=int, default=480)
-    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--fps", type=float, default=30.0, help="unless the style sets it")
+    parser.add_argument(
+        "--style",
+        default="house",
+        help="the video's look (synth.styles.STYLES): house (default), covering-hand, slide, "
+        "drop, webcam-15fps, high-tilted, dim-warm, messy-pile, player-speeds",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,7 +53,13 @@ def run(args: argparse.Namespace) -> int:
                 args.seed, args.players, args.rules, args.turns, retract_prob=args.retract_prob
             )
         res = render_video(
-            log, args.out, seed=args.seed, width=args.width, height=args.height, fps=args.fps
+            log,
+            args.out,
+            seed=args.seed,
+            width=args.width,
+            height=args.height,
+            fps=args.fps,
+            style=args.style,
         )
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"uno-table render-video: {exc}", file=sys.stderr)
@@ -59,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
                 "boxes": str(res.boxes_path),
                 "layout": str(res.layout_path),
                 "players": res.players,
+                "style": args.style,
                 "frames": res.frames,
                 "seconds": round(res.frames / res.fps, 2),
             }

@@ -4,6 +4,7 @@ way out of the draw pile points)."""
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 from vision.calibration import bearing_of
 from vision.tracks import (
@@ -12,8 +13,20 @@ from vision.tracks import (
 from vision.watch.state import WatcherState
 
 
+class ArmProbe(Protocol):
+    """Arms seen reaching in from the table's edge (:class:`vision.hands.ArmWatch`)."""
+
+    def seat_for(self, first_t: float) -> int | None:
+        """The seat of the arm at the pile around a card first seen at ``first_t``."""
+        ...
+
+
 class SeatRules(WatcherState):
     """The seat of a play or a draw."""
+
+    #: Optional: when a card's own way in says nothing (a hand covered it until it
+    #: lay on the pile), the arm that brought it does. Whoever has the frames feeds it.
+    arms: ArmProbe | None = None
 
     def _seat_of(self, group: list[Track], card: float) -> int | None:
         """The seat the card(s) came in from."""
@@ -30,6 +43,8 @@ class SeatRules(WatcherState):
             s = self.layout.seat_for_bearing(b)
             votes[s] = votes.get(s, 0.0) + 1.0
         if not votes:
+            if self.arms is not None and group:
+                return self.arms.seat_for(min(tr.first_t for tr in group))
             return None
         return max(votes, key=lambda s: votes[s])
 

@@ -1,0 +1,225 @@
+"""The table watcher per video style: tuning styles and held-out styles apart.
+
+    python benchmarks/bench_styles.py                  # true boxes (the oracle), ~10 min
+    python benchmarks/bench_styles.py --styles covering-hand,drop --videos 1
+    python benchmarks/bench_styles.py --model-videos 1 # also the trained recogniser (slow)
+
+Renders (once, into the git-ignored .cache/bench-styles/) the same legal games
+(the tracker's simulator, house rules, seeds 601, 602, ...: 4 and 5 players, a few
+take-backs) in every style of ``synth.styles.STYLES``, replays each through
+recogniser -> watcher -> tracker with the referee's rulings from the truth (as
+``bench_watcher.py`` does), and reports per style plays, draws and take-backs
+(precision / recall), seats and latency, then pooled over the tuning styles and
+over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``).
+The watcher's thresholds may be tuned on the tuning styles only.
+
+The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
+labels, box jitter; cards less than 40% uncovered unseen), and with
+``--model-videos N`` also the trained recogniser on the first N videos per style.
+
+With ``--arms STYLES`` (default ``covering-hand``) the oracle runs on those styles
+are repeated with arms as evidence (``vision.hands.ArmWatch`` fed every frame and
+lent to the watcher's seat rules), and the seats compared.
+
+Prints a markdown table and writes the figures to docs/watcher-styles.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+
+from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
+from synth.styles import HELD_OUT_STYLES, STYLES, TUNING_STYLES  # noqa: E402
+from synth.video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
+from vision.calibration import TableLayout  # noqa: E402
+from vision.hands import ArmWatch  # noqa: E402
+
+CACHE = ROOT / ".cache" / "bench-styles"
+FIRST_SEED = 601
+
+
+def video_for(style: str, seed: int, turns: int) -> Path:
+    path = CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t{turns}.mp4"
+    if not path.with_name(path.name + ".layout.json").exists():
+        players = 3 + seed % 3
+        log = simulated_game(seed, players=players, turns=turns, retract_prob=0.08)
+        t0 = time.perf_counter()
+        res = render_video(log, path, seed=seed, style=style)
+        print(
+            f"  rendered {style} seed {seed}: {players} players, {res.frames} frames "
+            f"in {time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
+    return path
+
+
+def figures(runs: list[tuple[Any, list[dict[str, Any]]]]) -> dict[str, Any]:
+    m = pooled(runs)
+    return {
+        "play": m["play"],
+        "draw": m["draw"],
+        "undo": m["undo"],
+        "seat_accuracy": m["seat_accuracy"],
+        "seats": m["seats"],
+        "latency_ms": m["latency_ms"],
+        "refused_by_tracker": refused(runs),
+    }
+
+
+def row(name: str, f: dict[str, Any]) -> str:
+    def pr(k: str) -> str:
+        return f"{f[k]['precision'] * 100:.1f} / {f[k]['recall'] * 100:.1f} (n={f[k]['truth']})"
+
+    return (
+        f"| {name} | {pr('play')} | {f['seat_accuracy'] * 100:.1f} (n={f['seats']['n']}) "
+        f"| {pr('draw')} | {pr('undo')} | {f['latency_ms']['median']:.0f} "
+        f"| {f['refused_by_tracker']} |"
+    )
+
+
+def row_seats(f: dict[str, Any]) -> str:
+    return (
+        f"seats {f['seat_accuracy'] * 100:.1f}% (n={f['seats']['n']}), plays "
+        f"{f['play']['precision'] * 100:.1f} / {f['play']['recall'] * 100:.1f}%"
+    )
+
+
+def markdown(out: dict[str, Any], key: str) -> str:
+    lines = [
+        "| style | plays P / R % | seats % | draws P / R % | take-backs P / R % "
+        "| latency median ms | refused |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for group, names in (("tuning", TUNING_STYLES), ("held out", HELD_OUT_STYLES)):
+        for name in names:
+            if name in out[key]["styles"]:
+                lines.append(row(f"{name} ({group})", out[key]["styles"][name]))
+        if group in out[key]["groups"]:
+            lines.append(row(f"**all {group} styles**", out[key]["groups"][group]))
+    return "\n".join(lines)
+
+
+def measure(videos: dict[str, list[Path]], make: Any, n: int | None = None) -> dict[str, Any]:
+    per: dict[str, list[tuple[Any, list[dict[str, Any]]]]] = {}
+    for style, paths in videos.items():
+        per[style] = [run(v, make(v)) for v in paths[:n]]
+        print(row(style, figures(per[style])), flush=True)
+    groups = {}
+    for group, names in (("tuning", TUNING_STYLES), ("held out", HELD_OUT_STYLES)):
+        runs = [r for s in names if s in per for r in per[s]]
+        if runs:
+            groups[group] = figures(runs)
+    return {"styles": {s: figures(r) for s, r in per.items()}, "groups": groups}
+
+
+class FeedArms:
+    """The oracle, also showing every frame to an :class:`ArmWatch` (bench wiring only:
+    the pipeline does not feed one yet)."""
+
+    def __init__(self, inner: OracleDetector, arms: ArmWatch, fps: float) -> None:
+        self.inner, self.arms, self.fps = inner, arms, fps
+        self.index = 0
+
+    def seek(self, index: int) -> None:
+        self.index = index
+        self.inner.seek(index)
+
+    def detect(self, frame: Any) -> Any:
+        self.arms.update(frame, self.index / self.fps)
+        return self.inner.detect(frame)
+
+
+@contextmanager
+def watcher_with_arms(arms: list[ArmWatch]) -> Iterator[None]:
+    """Watchers made meanwhile get ``arms[0]`` as their ``arms``."""
+    import vision.watcher
+
+    plain = vision.watcher.Watcher
+
+    class ArmedWatcher(plain):  # type: ignore[misc,valid-type]
+        def __init__(self, *a: Any, **k: Any) -> None:
+            super().__init__(*a, **k)
+            self.arms = arms[0]
+
+    vision.watcher.Watcher = ArmedWatcher  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        vision.watcher.Watcher = plain  # type: ignore[misc]
+
+
+def with_arms(videos: dict[str, list[Path]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for style, paths in videos.items():
+        runs = []
+        for v in paths:
+            fps = cv2.VideoCapture(str(v)).get(cv2.CAP_PROP_FPS)
+            arms = ArmWatch(TableLayout.load(str(v) + ".layout.json"))
+            with watcher_with_arms([arms]):
+                oracle = OracleDetector(str(v) + ".boxes.jsonl", seed=7)
+                runs.append(run(v, FeedArms(oracle, arms, fps)))
+        out[style] = figures(runs)
+        print(row(f"{style} + arms", out[style]), flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated style names")
+    ap.add_argument("--videos", type=int, default=2, help="videos (games) per style")
+    ap.add_argument("--turns", type=int, default=12, help="plays and draws per video")
+    ap.add_argument("--model-videos", type=int, default=0, help="trained recogniser: videos/style")
+    ap.add_argument("--arms", default="covering-hand", help="styles to replay with arms too")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-styles.json"))
+    args = ap.parse_args(argv)
+    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
+    unknown = [s for s in styles if s not in STYLES]
+    if unknown:
+        ap.error(f"no such style: {', '.join(unknown)} (the styles: {', '.join(STYLES)})")
+    seeds = [FIRST_SEED + i for i in range(args.videos)]
+    print(f"rendering/reusing {len(styles)} x {len(seeds)} videos in {CACHE}", flush=True)
+    videos = {s: [video_for(s, seed, args.turns) for seed in seeds] for s in styles}
+    out: dict[str, Any] = {
+        "seeds": seeds,
+        "turns": args.turns,
+        "tuning_styles": list(TUNING_STYLES),
+        "held_out_styles": list(HELD_OUT_STYLES),
+    }
+    out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
+    print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
+    arm_styles = [s for s in args.arms.split(",") if s in videos]
+    if arm_styles:
+        out["oracle_arms"] = with_arms({s: videos[s] for s in arm_styles})
+        print("\nseats with arms as evidence (true boxes):")
+        for s in arm_styles:
+            before, after = out["oracle"]["styles"][s], out["oracle_arms"][s]
+            print(
+                f"| {s} | without arms: {row_seats(before)} | with arms: {row_seats(after)} |",
+                flush=True,
+            )
+    if args.model_videos > 0:
+        from vision.detector import CardRecognizer
+
+        rec = CardRecognizer.load()
+        out["model"] = measure(videos, lambda v: rec, args.model_videos)
+        print("\ntrained recogniser:\n" + markdown(out, "model"), flush=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"figures written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

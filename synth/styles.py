@@ -1,0 +1,246 @@
+"""Named looks of a rendered game video: how hands carry cards, the camera, the light.
+
+A :class:`VideoStyle` is one way a table can look and be played on; each named
+style changes only what its name says, from ``house`` (the renderer's own look,
+the default, frame for frame what it rendered before styles existed):
+
+>>> sorted(STYLES) == sorted(TUNING_STYLES + HELD_OUT_STYLES)
+True
+>>> get_style("webcam-15fps").fps, get_style("house").is_default
+(15.0, True)
+>>> get_style("covering-hand").changes()
+{'hold': 'cover'}
+
+The watcher may be tuned on :data:`TUNING_STYLES` only; :data:`HELD_OUT_STYLES`
+are for measuring it (docs/watcher.md, benchmarks/bench_styles.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import TableLayout, Zone, bearing_of
+
+Matrix = npt.NDArray[np.float64]
+
+HOLDS = ("edge", "cover")
+ENTRIES = ("carry", "slide", "drop")
+
+# How a style moves a card (named so a reader finds them; see _clip_state in video.py).
+SLIDE_TRAVEL = 1.4  # a slide takes this much longer than a carry
+SLIDE_RELEASE = 0.6  # ... and the hand lets go at this fraction of the way: the card coasts
+DROP_SCALE = 1.45  # a card held high looks this much bigger (nearer the camera)
+DROP_RELEASE = 0.65  # the fraction of the way carried high; then it falls
+DROP_SPIN_DEG = 20.0  # the most a falling card turns
+FLOOR_BGR = (52, 56, 60)  # what a higher camera sees past the table's edge
+
+
+@dataclass(frozen=True)
+class VideoStyle:
+    """One look of a rendered game; the defaults are the ``house`` look.
+
+    * ``fps``: frames per second (``None``: the caller's, 30 by default);
+    * ``hold``: how a hand carries a card: ``edge`` (fingers on its near edge, the
+      card in view) or ``cover`` (fingers on top: the card is hidden until the hand
+      lets go and leaves);
+    * ``entry``: ``carry`` (brought to the pile), ``slide`` (pushed along the table
+      from its edge and let go to coast) or ``drop`` (held high, let go above the pile:
+      it shrinks as it falls);
+    * ``motion_blur``: a moving card's exposure, in frame intervals (0: sharp);
+    * ``noise``: the sensor noise, times the house noise;
+    * ``camera_height``: the camera's height over the house camera's (cards look
+      that much smaller); ``tilt_deg``: how far the camera leans towards the far side
+      (perspective: the far side of the table looks narrower);
+    * ``light_level``, ``white_balance``: the room's light (times the house light)
+      and its colour (B, G, R gains);
+    * ``pile_offset``, ``pile_angle``: how far from the pile's centre, and how
+      askew, cards land, times the house spread (0.1 card lengths, 14 degrees);
+    * ``player_speed_spread``: each player's movements take ``exp(N(0, s))`` times
+      as long (one factor per seat, per video).
+    """
+
+    name: str = "house"
+    fps: float | None = None
+    hold: str = "edge"
+    entry: str = "carry"
+    motion_blur: float = 0.0
+    noise: float = 1.0
+    camera_height: float = 1.0
+    tilt_deg: float = 0.0
+    light_level: float = 1.0
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    pile_offset: float = 1.0
+    pile_angle: float = 1.0
+    player_speed_spread: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.hold not in HOLDS:
+            raise ValueError(f"style {self.name}: hold must be one of {HOLDS}, not {self.hold!r}")
+        if self.entry not in ENTRIES:
+            raise ValueError(
+                f"style {self.name}: entry must be one of {ENTRIES}, not {self.entry!r}"
+            )
+        if self.fps is not None and not 1.0 <= self.fps <= 120.0:
+            raise ValueError(f"style {self.name}: fps {self.fps} is not in 1..120")
+        if self.camera_height <= 0 or self.light_level <= 0:
+            raise ValueError(f"style {self.name}: camera_height and light_level must be > 0")
+
+    def changes(self) -> dict[str, Any]:
+        """The settings in which this style differs from ``house``."""
+        house = VideoStyle()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(house, f.name)
+        }
+
+    @property
+    def is_default(self) -> bool:
+        return not self.changes()
+
+    @property
+    def moves_camera(self) -> bool:
+        return self.camera_height != 1.0 or self.tilt_deg != 0.0
+
+
+STYLES: dict[str, VideoStyle] = {
+    s.name: s
+    for s in (
+        VideoStyle("house"),
+        VideoStyle("covering-hand", hold="cover"),
+        VideoStyle("slide", entry="slide"),
+        VideoStyle("drop", entry="drop", motion_blur=0.6),
+        VideoStyle("webcam-15fps", fps=15.0, motion_blur=1.0, noise=2.0),
+        VideoStyle("high-tilted", camera_height=1.25, tilt_deg=25.0),
+        VideoStyle("dim-warm", light_level=0.55, white_balance=(0.72, 0.93, 1.15)),
+        VideoStyle("messy-pile", pile_offset=3.5, pile_angle=2.8),
+        VideoStyle("player-speeds", player_speed_spread=0.35),
+    )
+}
+
+# The watcher may be tuned on these ...
+TUNING_STYLES: tuple[str, ...] = ("house", "covering-hand", "slide", "dim-warm", "player-speeds")
+# ... and is measured, never tuned, on these.
+HELD_OUT_STYLES: tuple[str, ...] = ("drop", "webcam-15fps", "high-tilted", "messy-pile")
+
+
+def get_style(style: str | VideoStyle) -> VideoStyle:
+    """The style of that name (or the style itself).
+
+    >>> try:
+    ...     get_style("nope")
+    ... except ValueError as exc:
+    ...     print(str(exc).split(";")[0])
+    no video style 'nope'
+    """
+    if isinstance(style, VideoStyle):
+        return style
+    if style not in STYLES:
+        raise ValueError(f"no video style {style!r}; the styles: {', '.join(STYLES)}")
+    return STYLES[style]
+
+
+# ---------------------------------------------------------------------------- camera
+
+
+def camera_homography(style: VideoStyle, width: int, height: int) -> Matrix | None:
+    """The table plane -> image map of a higher, tilted camera (``None`` for the house one).
+
+    Higher: everything shrinks about the frame's centre by ``1 / camera_height``.
+    Tilted: the far (top) edge narrows and the near (bottom) edge widens, each by
+    ``sin(tilt) / 2``, and the far half is foreshortened.
+
+    >>> h = camera_homography(get_style("high-tilted"), 640, 480)
+    >>> p = cv2.perspectiveTransform(np.array([[[320.0, 240.0]]]), h)[0, 0]
+    >>> bool(abs(p[0] - 320) < 1e-6)
+    True
+    """
+    if not style.moves_camera:
+        return None
+    s = 1.0 / style.camera_height
+    k = math.sin(math.radians(style.tilt_deg)) / 2
+    cx, cy = width / 2, height / 2
+    hw, hh = width / 2 * s, height / 2 * s
+    src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    top = cy - hh * (1 - k / 2)
+    bottom = cy + hh * (1 + k / 2)
+    dst = np.array(
+        [
+            [cx - hw * (1 - k), top],
+            [cx + hw * (1 - k), top],
+            [cx + hw * (1 + k), bottom],
+            [cx - hw * (1 + k), bottom],
+        ],
+        np.float32,
+    )
+    h = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    # Keep the frame's centre where it was (the pile stays in the middle).
+    c = cv2.perspectiveTransform(np.array([[[cx, cy]]], np.float64), h)[0, 0]
+    shift = np.array([[1, 0, cx - c[0]], [0, 1, cy - c[1]], [0, 0, 1]], np.float64)
+    return np.asarray(shift @ h, np.float64)
+
+
+def warp_points(h: Matrix, pts: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Points ``(n, 2)`` through the homography ``h``."""
+    a = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(a, h), np.float64).reshape(-1, 2)
+
+
+def warp_layout(layout: TableLayout, h: Matrix) -> TableLayout:
+    """The layout a calibration would give of the table seen through ``h``."""
+
+    def zone(z: Zone) -> Zone:
+        q = warp_points(h, [(z.x1, z.y1), (z.x2, z.y1), (z.x2, z.y2), (z.x1, z.y2)])
+        return Zone(*map(float, (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())))
+
+    cx, cy = layout.center
+    c = warp_points(h, [(cx, cy)])[0]
+    seats = []
+    for b in layout.seats:
+        r = math.radians(b)
+        p = warp_points(h, [(cx + math.sin(r) * layout.card_px, cy - math.cos(r) * layout.card_px)])
+        seats.append(round(bearing_of(p[0, 0] - c[0], p[0, 1] - c[1]), 2))
+    half = layout.card_px / 2
+    ends = warp_points(h, [(cx - half, cy), (cx + half, cy), (cx, cy - half), (cx, cy + half)])
+    card = (np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2
+    return dataclasses.replace(
+        layout,
+        discard=zone(layout.discard),
+        draw=zone(layout.draw),
+        seats=tuple(seats),
+        card_px=float(card),
+    )
+
+
+# ---------------------------------------------------------------------------- blur
+
+
+def blur_card(img: Any, motion: tuple[float, float], soft: float) -> Any:
+    """A card's BGRA image smeared along ``motion`` (px) and softened by ``soft`` (px)."""
+    out = img
+    length = math.hypot(*motion)
+    if length >= 1.0:
+        k = math.ceil(length) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        dx, dy = motion[0] / 2, motion[1] / 2
+        cv2.line(
+            kernel,
+            (round(c - dx), round(c - dy)),
+            (round(c + dx), round(c + dy)),
+            1.0,
+            1,
+            cv2.LINE_AA,
+        )
+        kernel /= max(1e-6, float(kernel.sum()))
+        out = cv2.filter2D(out, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    if soft >= 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), soft, borderType=cv2.BORDER_CONSTANT)
+    return out

@@ -1,0 +1,238 @@
+"""Video styles: each renders, and differs from the house look only as its name says."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from synth.styles import (
+    FLOOR_BGR,
+    HELD_OUT_STYLES,
+    STYLES,
+    TUNING_STYLES,
+    VideoStyle,
+    get_style,
+)
+from synth.video import RenderResult, render_video, simulated_game
+from uno_table.cli import main
+from vision.calibration import TableLayout
+from vision.source import read_video
+
+# The house look, seed 7, game below: its decoded frames and files, rendered by the
+# renderer before styles existed (commit 66d4717). House must stay frame for frame.
+HOUSE_FRAMES = 234
+HOUSE_FRAMES_SHA = "5ee23618248fba852a9ffd433df0e1274bbe827b111576f2d8da828c5d696575"
+HOUSE_FILES_SHA = {
+    "boxes.jsonl": "ce33bab3d2acd6c938d3ba2bb78e1b78ab08285dc955559b311c9669f2486d21",
+    "truth.jsonl": "08c144a983f1360c66e9b2ed0f4532dae92cd6f0eb398e7aad231edae1d93591",
+    "layout.json": "88524f3ee8f2d0fff11f090a91db2ab3d968dc28874dd88e8e0c825debc969d6",
+}
+
+
+def _game() -> list[dict[str, Any]]:
+    return simulated_game(7, players=3, turns=3, retract_prob=0.3)
+
+
+@pytest.fixture(scope="module")
+def videos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, RenderResult]:
+    """The same game and seed in every style, rendered on first use."""
+    folder = tmp_path_factory.mktemp("styles")
+    cache: dict[str, RenderResult] = {}
+
+    class Lazy(dict[str, RenderResult]):
+        def __missing__(self, name: str) -> RenderResult:
+            cache[name] = render_video(_game(), folder / f"{name}.mp4", seed=7, style=name)
+            self[name] = cache[name]
+            return cache[name]
+
+    return Lazy()
+
+
+def _boxes(res: RenderResult) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in res.boxes_path.read_text().splitlines()]
+
+
+def _plays(res: RenderResult) -> list[dict[str, Any]]:
+    return [e for e in res.truth if e["type"] == "play" and "card" in e]
+
+
+def _seen(res: RenderResult, card: str, t0: float, t1: float, min_visible: float) -> list[Any]:
+    """Boxes of ``card`` at least ``min_visible`` uncovered in frames from t0 to t1."""
+    return [
+        c
+        for f in _boxes(res)
+        if t0 <= f["t"] < t1
+        for c in f["cards"]
+        if c[0] == card and c[1] >= min_visible
+    ]
+
+
+def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> None:
+    assert set(TUNING_STYLES) | set(HELD_OUT_STYLES) == set(STYLES)
+    assert not set(TUNING_STYLES) & set(HELD_OUT_STYLES)
+    assert "house" in TUNING_STYLES
+    changed = {name: set(s.changes()) for name, s in STYLES.items()}
+    assert changed == {
+        "house": set(),
+        "covering-hand": {"hold"},
+        "slide": {"entry"},
+        "drop": {"entry", "motion_blur"},
+        "webcam-15fps": {"fps", "motion_blur", "noise"},
+        "high-tilted": {"camera_height", "tilt_deg"},
+        "dim-warm": {"light_level", "white_balance"},
+        "messy-pile": {"pile_offset", "pile_angle"},
+        "player-speeds": {"player_speed_spread"},
+    }
+    with pytest.raises(ValueError, match="no video style 'fancy'"):
+        get_style("fancy")
+    with pytest.raises(ValueError, match="hold"):
+        VideoStyle("x", hold="pinch")
+
+
+@pytest.mark.slow
+def test_house_renders_frame_for_frame_as_before_styles(videos: dict[str, RenderResult]) -> None:
+    res = videos["house"]
+    assert res.frames == HOUSE_FRAMES
+    h = hashlib.sha256()
+    for f in read_video(res.path):
+        h.update(f.image.tobytes())
+    assert h.hexdigest() == HOUSE_FRAMES_SHA
+    for suffix, sha in HOUSE_FILES_SHA.items():
+        data = res.path.with_name(f"{res.path.name}.{suffix}").read_bytes()
+        assert hashlib.sha256(data).hexdigest() == sha, suffix
+
+
+@pytest.mark.slow
+def test_covering_hand_hides_the_card_until_it_lets_go(videos: dict[str, RenderResult]) -> None:
+    house, cover = videos["house"], videos["covering-hand"]
+    assert [e["type"] for e in cover.truth] == [e["type"] for e in house.truth]
+    plays = _plays(cover)
+    assert plays
+    for ev in plays:
+        # House: the card is seen on its way in (the fingers hold its edge) ...
+        assert _seen(house, ev["card"], ev["t"] - 0.35, ev["t"], 0.4)
+        # ... covered: never more than a sliver of it until it has landed ...
+        assert not _seen(cover, ev["card"], ev["t"] - 0.35, ev["t"], 0.4)
+        # ... and in full once the hand has gone.
+        assert _seen(cover, ev["card"], ev["t"], ev["t"] + 1.0, 0.95)
+
+
+@pytest.mark.slow
+def test_webcam_15fps_has_half_the_frames_and_blurs_moving_cards(
+    videos: dict[str, RenderResult],
+) -> None:
+    house, cam = videos["house"], videos["webcam-15fps"]
+    assert cam.fps == 15.0
+    assert cv2.VideoCapture(str(cam.path)).get(cv2.CAP_PROP_FPS) == pytest.approx(15)
+    assert cam.frames == math.ceil(house.frames / 2)
+    assert len(list(read_video(cam.path))) == cam.frames
+    # The same events at the same times: only the camera differs.
+    assert [(e["type"], e["t"]) for e in cam.truth] == [(e["type"], e["t"]) for e in house.truth]
+
+
+@pytest.mark.slow
+def test_high_tilted_camera_sees_a_smaller_table_in_perspective(
+    videos: dict[str, RenderResult],
+) -> None:
+    house, high = videos["house"], videos["high-tilted"]
+    lh, lt = TableLayout.load(house.layout_path), TableLayout.load(high.layout_path)
+    assert lt.card_px < 0.9 * lh.card_px
+    first = next(iter(read_video(high.path))).image
+    # Past the far edge of the table: the floor, in both top corners.
+    for x in (3, 636):
+        assert np.abs(first[3, x].astype(int) - FLOOR_BGR).max() < 25
+    # The layout follows the camera: each played card rests in its discard zone.
+    boxes = _boxes(high)
+    for ev in _plays(high):
+        frame = boxes[round(ev["t"] * high.fps) + 2]
+        centres = [((c[2][0] + c[2][2]) / 2, (c[2][1] + c[2][3]) / 2) for c in frame["cards"]]
+        names = [c[0] for c in frame["cards"]]
+        i = names.index(ev["card"])
+        assert lt.discard.contains(*centres[i], margin=lt.card_px / 2)
+
+
+@pytest.mark.slow
+def test_dim_warm_light_is_darker_and_redder(videos: dict[str, RenderResult]) -> None:
+    a = next(iter(read_video(videos["house"].path))).image.astype(float)
+    b = next(iter(read_video(videos["dim-warm"].path))).image.astype(float)
+    assert b.mean() < 0.75 * a.mean()
+    ratio = lambda im: im[..., 2].mean() / im[..., 0].mean()  # noqa: E731  (red / blue)
+    assert ratio(b) > 1.2 * ratio(a)
+
+
+@pytest.mark.slow
+def test_messy_pile_spreads_the_cards_further_and_askew(videos: dict[str, RenderResult]) -> None:
+    def spread(res: RenderResult) -> float:
+        layout = TableLayout.load(res.layout_path)
+        boxes = _boxes(res)
+        cx, cy = layout.discard.center
+        dists = []
+        for ev in _plays(res):
+            for c in boxes[round(ev["t"] * res.fps) + 2]["cards"]:
+                if c[0] == ev["card"]:
+                    x, y = (c[2][0] + c[2][2]) / 2, (c[2][1] + c[2][3]) / 2
+                    dists.append(math.hypot(x - cx, y - cy))
+        return float(np.mean(dists))
+
+    assert spread(videos["messy-pile"]) > 2.0 * spread(videos["house"])
+
+
+@pytest.mark.slow
+def test_drop_shows_the_card_bigger_before_it_lands(videos: dict[str, RenderResult]) -> None:
+    drop = videos["drop"]
+    boxes = _boxes(drop)
+
+    def long_sides(card: str, t0: float, t1: float) -> list[float]:
+        """The card's long side (px) in the frames from t0 to t1, from its corners."""
+        out = []
+        for f in boxes:
+            if t0 <= f["t"] < t1:
+                for c, quad in zip(f["cards"], f["quads"], strict=True):
+                    if c[0] == card:
+                        q = np.array(quad)
+                        out.append(float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max()))
+        return out
+
+    for ev in _plays(drop):
+        high = long_sides(ev["card"], ev["t"] - 0.5, ev["t"] - 0.15)
+        rest = long_sides(ev["card"], ev["t"] + 0.05, ev["t"] + 0.3)
+        assert high and rest
+        assert max(high) > 1.35 * max(rest)  # held high: nearer the camera
+
+
+@pytest.mark.slow
+def test_slide_lets_go_early_and_player_speeds_change_the_timing(
+    videos: dict[str, RenderResult],
+) -> None:
+    house, slide, speeds = videos["house"], videos["slide"], videos["player-speeds"]
+    # Slid: the card coasts alone before it rests (no finger on it); carried: held
+    # by its edge to the end.
+    for ev in _plays(slide):
+        alone = _seen(slide, ev["card"], ev["t"] - 0.12, ev["t"], 0.999)
+        assert alone
+    held = [_seen(house, ev["card"], ev["t"] - 0.12, ev["t"], 0.999) for ev in _plays(house)]
+    assert not all(held)
+    # Each player has a pace of their own: the same events, at other times.
+    assert [e["type"] for e in speeds.truth] == [e["type"] for e in house.truth]
+    assert [e["t"] for e in speeds.truth] != [e["t"] for e in house.truth]
+
+
+@pytest.mark.slow
+def test_render_video_command_takes_a_style(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cam.mp4"
+    assert main(["render-video", str(out), "--turns", "1", "--style", "webcam-15fps"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["style"] == "webcam-15fps"
+    assert cv2.VideoCapture(str(out)).get(cv2.CAP_PROP_FPS) == pytest.approx(15)
+    assert main(["render-video", str(tmp_path / "x.mp4"), "--style", "fancy"]) == 2
+    assert "no video style 'fancy'" in capsys.readouterr().err
+    assert not (tmp_path / "x.mp4").exists()

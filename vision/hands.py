@@ -1,0 +1,159 @@
+"""Arms reaching in from the table's edge: who put a card down when it was hidden.
+
+When a hand covers the card it carries, the card is first seen lying on the pile:
+its way in says nothing of who played it. The arm does: it crosses the edge of the
+picture on the player's side. :class:`ArmWatch` keeps, per frame, the things that
+changed against the still table (motion segmentation on a small copy of the
+frame), keeps those that cross the frame's edge and reach near the discard pile,
+and remembers from which side they came in. The watcher's seat rules ask it
+(:meth:`ArmWatch.seat_between`) when a card's own way in tells nothing.
+
+>>> import numpy as np
+>>> from vision.calibration import TableLayout
+>>> layout = TableLayout.default(320, 240, 4)     # seat 0 at the bottom edge
+>>> arms = ArmWatch(layout)
+>>> table = np.full((240, 320, 3), 120, np.uint8)
+>>> arms.update(table, 0.0)
+[]
+>>> arm = table.copy()
+>>> arm[120:240, 150:170] = (90, 140, 200)        # from the bottom edge up to the pile
+>>> [s.seat for s in arms.update(arm, 0.1) + arms.update(arm, 0.2)]
+[0, 0]
+>>> arms.seat_between(0.0, 0.3)
+0
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import TableLayout
+
+
+@dataclass(frozen=True)
+class ArmConfig:
+    """What counts as an arm at the pile; distances in card lengths, times in seconds."""
+
+    scale: float = 0.25  # work on a copy this much smaller (speed)
+    diff: int = 20  # a pixel changed: this much brighter or darker in a channel
+    settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
+    relight_share: float = 0.5  # this share of the frame changed at once: the light, not an arm
+    min_area: float = 0.08  # an arm covers at least this many card faces
+    reach: float = 1.6  # its far end comes within this of the discard pile's centre
+    keep_s: float = 6.0  # how long sightings are kept
+    last_s: float = 0.5  # seat_between votes over the last this-long of sightings
+    min_frames: int = 2  # ... and needs this many
+    before_s: float = 2.0  # seat_for: an arm at the pile this long before a card showed
+    after_s: float = 0.3  # ... or this long after (the hand still leaving)
+
+
+def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    b, g, r = cv2.split(img)
+    return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
+
+
+@dataclass(frozen=True)
+class ArmSighting:
+    t: float
+    seat: int
+    entry: tuple[float, float]  # where it crosses the frame's edge (full-size px)
+    tip: tuple[float, float]  # its far end
+
+
+class ArmWatch:
+    """Arms crossing the frame's edge towards the discard pile, frame by frame."""
+
+    def __init__(self, layout: TableLayout, config: ArmConfig | None = None) -> None:
+        self.layout = layout
+        self.cfg = config or ArmConfig()
+        self._still: npt.NDArray[np.uint8] | None = None
+        self._prev: npt.NDArray[np.uint8] | None = None
+        self._changed_t = np.zeros((1, 1), np.float32)
+        self.sightings: deque[ArmSighting] = deque()
+
+    def update(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> list[ArmSighting]:
+        """Look at one frame; returns (and keeps) the arms at the pile in it."""
+        cfg = self.cfg
+        h, w = frame_bgr.shape[:2]
+        sw, sh = max(8, round(w * cfg.scale)), max(8, round(h * cfg.scale))
+        small = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
+        if self._still is None or self._still.shape != small.shape or self._prev is None:
+            self._still, self._prev = small.copy(), small
+            self._changed_t = np.full(small.shape[:2], t, np.float32)
+            return []
+        # The still table: what has not changed from frame to frame for settle_s (a
+        # card put down becomes table; an arm moving, or lying there briefly, does not).
+        self._changed_t[
+            _channel_max(np.asarray(cv2.absdiff(small, self._prev), np.uint8)) > cfg.diff
+        ] = t
+        self._prev = small
+        settled = self._changed_t <= t - cfg.settle_s
+        np.copyto(self._still, small, where=settled[..., None])
+        moved = (
+            _channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > cfg.diff
+        ).astype(np.uint8)
+        if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
+            self._still = small.copy()
+            return []
+        # Skin close to the table's colour leaves only parts of an arm: join them.
+        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
+        card_area = (self.layout.card_px * cfg.scale) ** 2 / 1.5
+        ring = np.zeros_like(moved, dtype=bool)
+        ring[0, :] = ring[-1, :] = ring[:, 0] = ring[:, -1] = True
+        cx, cy = self.layout.discard.center
+        found = []
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] < cfg.min_area * card_area:
+                continue
+            x, y, bw, bh = stats[i, :4]
+            if x > 0 and y > 0 and x + bw < sw and y + bh < sh:
+                continue  # not from outside the picture: a card moving, not an arm
+            blob = labels == i
+            edge = np.argwhere(blob & ring)
+            if not len(edge):
+                continue  # not from outside the picture: a card moving, not an arm
+            ey, ex = edge.mean(axis=0)
+            ys, xs = np.nonzero(blob)
+            far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+            tip = (float(xs[far]) / cfg.scale, float(ys[far]) / cfg.scale)
+            if math.dist(tip, (cx, cy)) > cfg.reach * self.layout.card_px:
+                continue
+            entry = (float(ex) / cfg.scale, float(ey) / cfg.scale)
+            seat = self.layout.seat_for_bearing(self.layout.bearing(*entry))
+            found.append(ArmSighting(t, seat, entry, tip))
+        self.sightings.extend(found)
+        while self.sightings and self.sightings[0].t < t - cfg.keep_s:
+            self.sightings.popleft()
+        return found
+
+    def seat_between(self, t0: float, t1: float) -> int | None:
+        """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was.
+
+        Votes over the sightings of the last ``last_s`` seconds before the latest
+        one in the window (an arm leaving the pile, not the one before it).
+        """
+        seen = [s for s in self.sightings if t0 <= s.t <= t1]
+        if len(seen) < self.cfg.min_frames:
+            return None
+        last = seen[-1].t
+        votes: dict[int, int] = {}
+        for s in seen:
+            if s.t >= last - self.cfg.last_s:
+                votes[s.seat] = votes.get(s.seat, 0) + 1
+        seat = max(votes, key=lambda k: votes[k])
+        return seat if votes[seat] >= self.cfg.min_frames else None
+
+    def seat_for(self, first_t: float) -> int | None:
+        """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask)."""
+        return self.seat_between(first_t - self.cfg.before_s, first_t + self.cfg.after_s)
+
+    def reset(self) -> None:
+        self._still = self._prev = None
+        self.sightings.clear()
