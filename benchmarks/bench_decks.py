@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -123,7 +124,11 @@ def main() -> int:
         "--rendered", type=int, default=30, help="rendered crops per face in every fit (0: none)"
     )
     parser.add_argument("--save-head", type=Path, default=None, help="write the all-source head")
+    parser.add_argument("--markdown", type=Path, default=None, help="print a JSON's tables")
     args = parser.parse_args()
+    if args.markdown is not None:
+        print(markdown(json.loads(args.markdown.read_text())))
+        return 0
     t0 = time.perf_counter()
     rec = CardRecognizer.load(backend="onnx", calibration=None)
     rec.set_head(None)
@@ -248,7 +253,7 @@ def main() -> int:
         fit_without(set()).save(args.save_head)
     result["seconds"] = round(time.perf_counter() - t0, 1)
     args.out.write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result, indent=1))
+    print(markdown(result))
     return 0
 
 
@@ -274,6 +279,52 @@ def rendered_embeddings(
     x = embed(rec, crops)
     np.savez(path, x=x, y=y)
     return x, y
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The figures as the model card's tables."""
+
+    def pct(row: dict[str, Any] | None, key: str = "top1") -> str:
+        return "-" if not row else f"{100 * row[key]:.1f}%"
+
+    lines = [
+        "| source left out | edition | photos | top-1 / colour, classifier's own read-out "
+        "| top-1 / colour, head fitted without it |",
+        "|---|---|---|---|---|",
+    ]
+    for source, row in result["sources"].items():
+        edition = "coloured oval" if source in COLOUR_OVAL else "white oval"
+        lines.append(
+            f"| {source} | {edition} | {row['left_out']['photos']} "
+            f"| {pct(row['classifier_head'])} / {pct(row['classifier_head'], 'colour')} "
+            f"| {pct(row['left_out'])} / {pct(row['left_out'], 'colour')} |"
+        )
+    lines += [
+        "",
+        "| source | calibration photos | tested on (its other photos) | top-1 before "
+        "| top-1 after | colour after |",
+        "|---|---|---|---|---|---|",
+    ]
+    for source, row in result["sources"].items():
+        cal = row.get("calibrated_1_per_face")
+        if cal:
+            lines.append(
+                f"| {source} | {cal['calibration_photos']} | {cal['photos']} "
+                f"| {pct(row['left_out_on_same_photos'])} | {pct(cal)} | {pct(cal, 'colour')} |"
+            )
+    lines += [
+        "",
+        "| calibrated on (1 photo per face) | tested on the other coloured-oval sources "
+        "| top-1 / colour before | top-1 / colour after |",
+        "|---|---|---|---|",
+    ]
+    for source, row in result["cross_photographer"].items():
+        lines.append(
+            f"| {source} ({row['calibration_photos']}) | {row['after']['photos']} "
+            f"| {pct(row['before'])} / {pct(row['before'], 'colour')} "
+            f"| {pct(row['after'])} / {pct(row['after'], 'colour')} |"
+        )
+    return "\n".join(lines)
 
 
 def base_head_of_classifier() -> DeckHead:

@@ -216,7 +216,14 @@ def test_misread_starter_seen_by_the_camera_is_corrected() -> None:
     h = healer(flip="red-8")  # the starter is red-6
     healed = see(h, "red-6", 0.0)
     assert len(healed) == 1 and healed[0].alerts == [] and healed[0].kind == "misread"
-    assert h.game.events[-1] == {"type": "flip", "card": "red-6", "inferred": True, "was": "red-8"}
+    # The steps carry the mark (the game's typed history keeps the event itself).
+    assert healed[0].steps[-1][0] == {
+        "type": "flip",
+        "card": "red-6",
+        "inferred": True,
+        "was": "red-8",
+    }
+    assert h.game.events[-1] == {"type": "flip", "card": "red-6"}
     clean(h, {"type": "play", "card": "blue-6", "player": "Ann"})
 
 
@@ -305,9 +312,10 @@ def test_a_refused_card_on_the_pile_is_no_missed_play() -> None:
 def test_inferred_events_undo_like_any_other() -> None:
     h = healer()
     clean(h, {"type": "play", "card": "red-draw2", "player": "Ann"})
-    h.apply({"type": "play", "card": "red-4", "player": "Cy"})
-    assert h.game.events[-2]["inferred"] is True
-    assert h.undo().ok and h.game.events[-1]["inferred"] is True  # Cy's play taken back
+    steps = h.apply({"type": "play", "card": "red-4", "player": "Cy"}).steps
+    assert steps[0][0] == {"type": "draw", "player": "Bob", "count": 2, "inferred": True}
+    assert h.game.events[-2] == {"type": "draw", "player": "Bob", "count": 2}
+    assert h.undo().ok and h.game.events[-1]["type"] == "draw"  # Cy's play taken back
     assert h.undo().ok and h.game.events[-1]["card"] == "red-draw2"  # then the inferred draw
     assert h.game.state_json()["pending_draw"] == 2
 
