@@ -1,7 +1,9 @@
 """Run every benchmark of the project, one after the other, printing their figures.
 
-Usage: ``make bench`` or ``python benchmarks/run_all.py [NAME ...]`` where NAME is
-``referee``, ``recognizer``, ``watcher`` or ``web``.
+Usage: ``make bench`` or ``python benchmarks/run_all.py [NAME ...]`` where NAME is one
+of ``ORDER`` (the default, each within minutes to tens of minutes), or one of the longer
+or special ones run by name only: ``decks`` (sources held out in turn, ~50 min),
+``boxes``, ``deck_setup``, ``same_events`` (needs its own arguments).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("referee", "recognizer", "watcher", "web")
+ORDER = ("referee", "recognizer", "watcher", "styles", "heal", "heal_replay", "web", "league")
 
 
 def main(argv: list[str]) -> int:
