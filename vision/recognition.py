@@ -189,8 +189,10 @@ class DeckCalibration:
             )
 
 
-#: In the model folder: a read-out fitted on real photos of several editions.
-HEAD_FILE = "head.npz"
+#: In the model folder: a read-out fitted on real photos of several editions (and
+#: renders). Not used unless asked for: it reads other editions far better, but the
+#: renderer's heaped discard pile worse (models/README.md); calibration starts from it.
+HEAD_FILE = "head-general.npz"
 #: In the model folder: the user's deck, written by ``uno-table calibrate-deck``.
 DECK_FILE = "deck.npz"
 #: In the model folder: the classifier's own last layer, as a head (a fit starts there).
@@ -198,7 +200,7 @@ CLASSIFIER_HEAD_FILE = "classifier-head.npz"
 
 
 def base_head(models_dir: Path | str | None = None) -> DeckHead:
-    """The read-out a deck fit starts from: ``head.npz`` when there, else the
+    """The read-out a deck fit starts from: ``head-general.npz`` when there, else the
     classifier's own last layer."""
     root = Path(models_dir) if models_dir is not None else MODELS_DIR
     for name in (HEAD_FILE, CLASSIFIER_HEAD_FILE):
@@ -463,9 +465,9 @@ class CardRecognizer:
         files are there (the fastest on this CPU), else ONNX Runtime, else PyTorch.
         ``calibration`` is a ``.npz`` written by ``uno-table calibrate-deck``; by default
         ``models/deck.npz`` is used when it exists. The read-out of the classifier is
-        the deck's head when the calibration is one (:class:`~vision.deck_head.DeckHead`),
-        else ``models/head.npz`` when it exists (fitted on real photos of several
-        editions), else the classifier's own last layer.
+        the deck's head when the calibration is one (:class:`~vision.deck_head.DeckHead`;
+        ``uno-table calibrate-deck --general`` makes the general head
+        ``models/head-general.npz`` the deck's), else the classifier's own last layer.
         """
         root = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = root / CLASSIFIER_META
@@ -493,7 +495,7 @@ class CardRecognizer:
             det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
         calib_path = Path(calibration) if calibration is not None else root / DECK_FILE
         calib = None
-        head = DeckHead.load(root / HEAD_FILE) if (root / HEAD_FILE).exists() else None
+        head = None
         if calibration is not None or calib_path.exists():
             if is_deck_head(calib_path):
                 head = DeckHead.load(calib_path)

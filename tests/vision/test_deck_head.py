@@ -137,3 +137,23 @@ def test_calibrate_deck_command_writes_a_head_the_recogniser_loads(
     assert "fitting" in captured.err  # the progress bar
     loaded = CardRecognizer.load(calibration=out)
     assert loaded.head is not None and loaded.head.names == loaded.face_names
+
+
+def test_calibrate_deck_general_uses_the_several_editions_read_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "deck.npz"
+    assert main(["calibrate-deck", "--general", "--out", str(out)]) == 0
+    assert "general" in capsys.readouterr().out
+    general = DeckHead.load(MODELS_DIR / "head-general.npz")
+    loaded = CardRecognizer.load(calibration=out)
+    assert loaded.head is not None and np.array_equal(loaded.head.weight, general.weight)
+    assert main(["calibrate-deck", str(tmp_path), "--general", "--out", str(out)]) == 2
+    assert main(["calibrate-deck", "--out", str(out)]) == 2
+    assert "--general" in capsys.readouterr().err
+
+
+def test_the_general_read_out_is_not_used_unless_asked_for() -> None:
+    rec = CardRecognizer.load(calibration=None)
+    assert rec.head is None  # the classifier's own layer: rendered piles read best with it
+    assert base_head().names == rec.face_names  # calibration starts from the general one

@@ -8,21 +8,33 @@ last layer is fitted again on those crops (a few minutes on two cores at most), 
 towards the general one so faces without photos keep what it knew. Writes
 models/deck.npz (used from then on by detect, serve and demo) or --out.
 
+A deck of another edition reads better even without photos with --general (the
+read-out fitted on real photos of several editions; see models/README.md).
+
 Examples:
   uno-table calibrate-deck my-deck-photos/
+  uno-table calibrate-deck --general
   uno-table calibrate-deck shared/data/real-cards --per-face 1 --skip-held-out --out /tmp/deck.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 from typing import TextIO
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photos", type=Path, metavar="PHOTOS_DIR", help="a folder per face")
+    parser.add_argument(
+        "photos", type=Path, nargs="?", metavar="PHOTOS_DIR", help="a folder per face"
+    )
+    parser.add_argument(
+        "--general",
+        action="store_true",
+        help="no photos: use the read-out fitted on several editions (models/head-general.npz)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="output (models/deck.npz)")
     parser.add_argument("--models", type=Path, default=None, help="model folder (models/)")
     parser.add_argument("--per-face", type=int, default=0, help="photos per face (0: all)")
@@ -49,13 +61,27 @@ def run(args: argparse.Namespace) -> int:
     from vision.deck_calibration import list_photos
     from vision.deck_fit import CalibrationError, fit_deck, read_photos
     from vision.detector import CardRecognizer, ModelFilesMissing
-    from vision.recognition import base_head
+    from vision.recognition import HEAD_FILE, base_head
     from vision.yolo_env import MODELS_DIR
 
     def fail(message: str, code: int = 2) -> int:
         print(f"uno-table calibrate-deck: {message}", file=sys.stderr)
         return code
 
+    models = Path(args.models) if args.models else MODELS_DIR
+    if args.general:
+        if args.photos is not None:
+            return fail("--general takes no photos (it uses the general read-out as it is)")
+        general = models / HEAD_FILE
+        if not general.exists():
+            return fail(f"no {general}")
+        out = args.out or models / "deck.npz"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(general, out)
+        print(f"the general read-out (several editions) -> {out}")
+        return 0
+    if args.photos is None:
+        return fail("give a folder of photos (one folder per face), or --general")
     if not args.photos.is_dir():
         return fail(f"no photo folder {args.photos}")
     unknown = unknown_folders(args.photos)
@@ -72,7 +98,6 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.per_face > 0:
         photos = {face: paths[: args.per_face] for face, paths in photos.items()}
-    models = Path(args.models) if args.models else MODELS_DIR
     try:
         # Calibrate from the recogniser's general read-out, never on top of an older deck.
         rec = CardRecognizer.load(models, calibration=None)
