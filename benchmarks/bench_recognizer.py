@@ -162,7 +162,7 @@ def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str
                 "boxes_on_nothing_per_scene": nothing / max(n, 1),
                 "cards_unboxed": missed / max(cards, 1),
             }
-    rec.drop_inner_boxes = True
+    rec.drop_inner_boxes = False
     return out
 
 
