@@ -1,9 +1,11 @@
 """Fitting the classifier's read-out to a deck: photos in, a :class:`DeckHead` out.
 
 Each photo is read by the detector; its most confident face-up card (the photo
-must show one card) is cut out many times over with :mod:`vision.deck_augment`
-and embedded by the classifier; :func:`~vision.deck_head.fit_head` then fits the
-linear layer on those embeddings, starting from the layer the recogniser uses now.
+must show one card) is cut out many times over with :mod:`vision.deck_augment`.
+Then either the classifier's last stages are fitted on those crops
+(:func:`fit_deck_tail`, :mod:`vision.deck_tail`: what ``uno-table calibrate-deck``
+does) or only its linear read-out on their embeddings (:func:`fit_deck`,
+:func:`~vision.deck_head.fit_head`, starting from the layer the recogniser uses now).
 
 The same steps serve ``uno-table calibrate-deck`` (a user's photos), the tablet's
 deck setup and ``benchmarks/bench_decks.py`` (sources of real photos held out in
@@ -22,6 +24,7 @@ import numpy.typing as npt
 
 from vision.deck_augment import Augment, augmented_crops
 from vision.deck_head import DeckHead, FitProgress, HeadFit, fit_head
+from vision.deck_tail import TailFit, TailTuner
 from vision.recognition import CardRecognizer
 
 F32 = npt.NDArray[np.float32]
@@ -151,3 +154,42 @@ def fit_deck(
             report("fitting", step, steps)
 
     return fit_head(start, x, y, fit or HeadFit(), progress=fit_progress)
+
+
+#: How a calibration fits the classifier's last stages to one deck's few photos: a
+#: small learning rate, many passes over few crops, and a pull towards the weights it
+#: starts from (set on benchmarks/bench_tail.py's folds, see models/README.md).
+TAIL_CALIBRATION = TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2)
+
+
+def fit_deck_tail(
+    rec: CardRecognizer,
+    photos: Sequence[Photo],
+    tuner: TailTuner,
+    *,
+    per_photo: int = 24,
+    fit: TailFit = TAIL_CALIBRATION,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> None:
+    """Fit ``tuner``'s last stages (:mod:`vision.deck_tail`) to ``photos`` of one deck,
+    in place; write the result with :func:`vision.deck_tail.export_onnx`."""
+    rng = np.random.default_rng(seed)
+    index = {n: i for i, n in enumerate(tuner.names)}
+    xs: list[F32] = []
+    ys: list[int] = []
+    for i, ph in enumerate(photos):
+        crops = augmented_crops(ph.image, ph.quad, per_photo, rec.cls_imgsz, rng, Augment())
+        xs.append(tuner.features(crops))
+        ys.extend([index[ph.face]] * per_photo)
+        if progress is not None:
+            progress("augmenting", i + 1, len(photos))
+    if not xs:
+        raise CalibrationError("no usable photo: calibration needs at least one card photo")
+    report = progress
+
+    def epochs(done: int, total: int) -> None:
+        if report is not None:
+            report("fitting", done, total)
+
+    tuner.fit(np.concatenate(xs), np.array(ys, np.intp), fit, progress=epochs)

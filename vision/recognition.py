@@ -193,8 +193,11 @@ class DeckCalibration:
 #: renders). Not used unless asked for: it reads other editions far better, but the
 #: renderer's heaped discard pile worse (models/README.md); calibration starts from it.
 HEAD_FILE = "head-general.npz"
-#: In the model folder: the user's deck, written by ``uno-table calibrate-deck``.
+#: In the model folder: the user's deck, written by ``uno-table calibrate-deck``: a
+#: classifier whose last stages were fitted to the deck (``deck.onnx``, preferred), or
+#: a read-out head (``deck.npz``, ``calibrate-deck --head`` and ``--general``).
 DECK_FILE = "deck.npz"
+DECK_CLASSIFIER_FILE = "deck.onnx"
 #: In the model folder: the classifier's own last layer, as a head (a fit starts there).
 CLASSIFIER_HEAD_FILE = "classifier-head.npz"
 
@@ -207,6 +210,14 @@ def base_head(models_dir: Path | str | None = None) -> DeckHead:
         if (root / name).exists():
             return DeckHead.load(root / name)
     raise ModelFilesMissing(f"no {HEAD_FILE} or {CLASSIFIER_HEAD_FILE} in {root}")
+
+
+def deck_file(models_dir: Path) -> Path | None:
+    """The deck calibration ``models_dir`` holds (``deck.onnx`` first), if any."""
+    for name in (DECK_CLASSIFIER_FILE, DECK_FILE):
+        if (models_dir / name).exists():
+            return models_dir / name
+    return None
 
 
 def is_deck_head(path: Path) -> bool:
@@ -449,6 +460,8 @@ class CardRecognizer:
         if calibration is not None:
             self.set_calibration(calibration)
         self.head: DeckHead | None = None
+        #: The classifier file read (``classifier.onnx``, or a deck's ``deck.onnx``).
+        self.classifier_file: Path | None = None
         if head is not None:
             self.set_head(head)
 
@@ -460,14 +473,18 @@ class CardRecognizer:
         backend: str = "auto",
         calibration: Path | str | None = None,
         conf: float = 0.35,
+        use_deck: bool = True,
     ) -> CardRecognizer:
         """Load the committed recogniser from ``models_dir`` (default: the repo's ``models/``).
 
         ``backend`` is ``openvino`` or ``onnx`` (ONNX Runtime), both reading the ONNX files,
         ``torch`` (the ``.pt`` weights) or ``auto``: OpenVINO when installed and the ONNX
         files are there (the fastest on this CPU), else ONNX Runtime, else PyTorch.
-        ``calibration`` is a ``.npz`` written by ``uno-table calibrate-deck``; by default
-        ``models/deck.npz`` is used when it exists. The read-out of the classifier is
+        ``calibration`` is a file written by ``uno-table calibrate-deck``: a ``.onnx``
+        classifier fitted to the deck, used in place of ``classifier.onnx``, or a
+        ``.npz`` read-out; by default ``models/deck.onnx``, else ``models/deck.npz``, is
+        used when it exists (``use_deck=False``: none, the recogniser as shipped). The
+        read-out of the classifier is
         the deck's head when the calibration is one (:class:`~vision.deck_head.DeckHead`;
         ``uno-table calibrate-deck --general`` makes the general head
         ``models/head-general.npz`` the deck's), else the classifier's own last layer.
@@ -496,15 +513,23 @@ class CardRecognizer:
             det, clf = _runtime_runner(files[0], backend), _runtime_runner(files[1], backend)
         else:
             det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
-        calib_path = Path(calibration) if calibration is not None else root / DECK_FILE
+        clf_file = files[1]
+        calib_path = deck_file(root) if calibration is None else Path(calibration)
+        if not use_deck:
+            calib_path = None
         calib = None
         head = None
-        if calibration is not None or calib_path.exists():
+        if calib_path is not None and calib_path.suffix == ".onnx":
+            if not calib_path.exists():
+                raise ModelFilesMissing(f"missing deck classifier {calib_path}")
+            clf = _runtime_runner(calib_path, backend if backend != "torch" else "onnx")
+            clf_file = calib_path
+        elif calib_path is not None:
             if is_deck_head(calib_path):
                 head = DeckHead.load(calib_path)
             else:
                 calib = DeckCalibration.load(calib_path)
-        return cls(
+        rec = cls(
             det,
             clf,
             names,
@@ -515,6 +540,8 @@ class CardRecognizer:
             backend=backend,
             head=head,
         )
+        rec.classifier_file = clf_file
+        return rec
 
     # ------------------------------------------------------------------ calibration
     def set_calibration(self, calibration: DeckCalibration | None) -> None:

@@ -96,7 +96,7 @@ def test_calibration_on_one_photographer_reads_the_deck_in_another_ones_photos(
 def test_bad_calibration_input_is_refused_and_changes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "deck.npz"
+    out = tmp_path / "deck.onnx"
     deck = tmp_path / "deck"
     (deck / "red-7").mkdir(parents=True)
     (deck / "red-seven").mkdir()
@@ -130,7 +130,7 @@ def test_calibrate_deck_command_writes_a_head_the_recogniser_loads(
     two = np.concatenate([cv2.imread(str(p)) for p in sorted((deck).glob("*/*.jpg"))[:2]], 1)
     cv2.imwrite(str(deck / "green-2" / "green-2_two.jpg"), two)  # two cards, one expected
     out = tmp_path / "deck.npz"
-    assert main(["calibrate-deck", str(deck), "--out", str(out), "--crops", "8"]) == 0
+    assert main(["calibrate-deck", str(deck), "--head", "--out", str(out), "--crops", "8"]) == 0
     captured = capsys.readouterr()
     assert "calibrated 3 faces" in captured.out
     assert "cards found" in captured.err  # the photo of two cards is named

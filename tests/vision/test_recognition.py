@@ -162,7 +162,7 @@ def test_calibrate_deck_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     photos = _photo_folder(tmp_path / "deck", ["green-3", "yellow-reverse"], 1, seed=4)
     (photos / "green-3" / "green-3_009.jpg").write_bytes(b"")  # unreadable: a warning
     out = tmp_path / "deck.npz"
-    assert main(["calibrate-deck", str(photos), "--out", str(out), "--crops", "8"]) == 0
+    assert main(["calibrate-deck", str(photos), "--head", "--out", str(out), "--crops", "8"]) == 0
     captured = capsys.readouterr()
     assert "calibrated 2 faces" in captured.out and "not a readable image" in captured.err
     head = DeckHead.load(out)  # the classifier's read-out, fitted to these photos

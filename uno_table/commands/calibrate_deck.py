@@ -4,9 +4,10 @@ PHOTOS_DIR holds one folder per face, named with the canonical card names
 (red-7/, blue-skip/, wild/, ...), each with one or a few photos of that card, e.g.
 taken with the table camera. Each photo's card is cut out many times over with
 random changes of framing, size, light, focus and compression, and the classifier's
-last layer is fitted again on those crops (a few minutes on two cores at most), pulled
-towards the general one so faces without photos keep what it knew. Writes
-models/deck.npz (used from then on by detect, serve and demo) or --out.
+last stages are fitted again on those crops (a few minutes on two cores), pulled
+towards where they started so faces without photos keep what they knew. Writes
+models/deck.onnx (a classifier for this deck, used from then on by detect, serve and
+demo) or --out. --head fits only the last layer (faster, weaker) into models/deck.npz.
 
 A deck of another edition reads better even without photos with --general (the
 read-out fitted on real photos of several editions; see models/README.md).
@@ -35,7 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no photos: use the read-out fitted on several editions (models/head-general.npz)",
     )
-    parser.add_argument("--out", type=Path, default=None, help="output (models/deck.npz)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="output (models/deck.onnx; with --head deck.npz)"
+    )
+    parser.add_argument(
+        "--head",
+        action="store_true",
+        help="fit only the classifier's last layer (seconds, weaker) into models/deck.npz",
+    )
     parser.add_argument("--models", type=Path, default=None, help="model folder (models/)")
     parser.add_argument("--per-face", type=int, default=0, help="photos per face (0: all)")
     parser.add_argument(
@@ -44,7 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="leave out photos whose index ends in 0 or 5 (the evaluation part)",
     )
     parser.add_argument(
-        "--crops", type=int, default=48, help="augmented crops cut from each photo (48)"
+        "--crops",
+        type=int,
+        default=0,
+        help="augmented crops cut from each photo (24; with --head 48)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -59,9 +70,16 @@ def unknown_folders(root: Path) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from vision.deck_calibration import list_photos
-    from vision.deck_fit import CalibrationError, fit_deck, read_photos
+    from vision.deck_fit import CalibrationError, fit_deck, fit_deck_tail, read_photos
+    from vision.deck_tail import TailTuner, export_onnx
     from vision.detector import CardRecognizer, ModelFilesMissing
-    from vision.recognition import HEAD_FILE, base_head
+    from vision.recognition import (
+        CLASSIFIER_PT,
+        DECK_CLASSIFIER_FILE,
+        DECK_FILE,
+        HEAD_FILE,
+        base_head,
+    )
     from vision.yolo_env import MODELS_DIR
 
     def fail(message: str, code: int = 2) -> int:
@@ -78,10 +96,15 @@ def run(args: argparse.Namespace) -> int:
         out = args.out or models / "deck.npz"
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(general, out)
+        if args.out is None:
+            _set_aside(models / DECK_CLASSIFIER_FILE)
         print(f"the general read-out (several editions) -> {out}")
         return 0
     if args.photos is None:
         return fail("give a folder of photos (one folder per face), or --general")
+    want = ".npz" if args.head else ".onnx"
+    if args.out is not None and args.out.suffix != want:
+        return fail(f"--out must end in {want} ({'a read-out' if args.head else 'a classifier'})")
     if not args.photos.is_dir():
         return fail(f"no photo folder {args.photos}")
     unknown = unknown_folders(args.photos)
@@ -99,11 +122,11 @@ def run(args: argparse.Namespace) -> int:
     if args.per_face > 0:
         photos = {face: paths[: args.per_face] for face, paths in photos.items()}
     try:
-        # Calibrate from the recogniser's general read-out, never on top of an older deck.
-        rec = CardRecognizer.load(models, calibration=None)
-        rec.set_calibration(None)
+        # Calibrate from the recogniser as shipped, never on top of an older deck.
+        rec = CardRecognizer.load(models, use_deck=False)
         start = base_head(models)
-        rec.set_head(start)
+        if args.head:
+            rec.set_head(start)
     except (ModelFilesMissing, OSError, ValueError) as exc:
         return fail(f"cannot load the recogniser: {exc}")
     bar = ProgressBar(sys.stderr) if not args.quiet else None
@@ -113,14 +136,33 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {problem}", file=sys.stderr)
         if not found:
             raise CalibrationError("no usable photo: no card was found in any of them")
-        head = fit_deck(rec, found, start=start, per_photo=args.crops, progress=bar)
+        if args.head:
+            head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
+        else:
+            tuner = TailTuner.from_file(models / CLASSIFIER_PT)
+            fit_deck_tail(rec, found, tuner, per_photo=args.crops or 24, progress=bar)
     except CalibrationError as exc:
         return fail(f"{exc}; nothing was changed", 1)
-    out = args.out or models / "deck.npz"
-    head.save(out)
+    except (FileNotFoundError, RuntimeError) as exc:
+        return fail(f"cannot fit the classifier: {exc}; nothing was changed", 1)
+    if args.head:
+        out = args.out or models / DECK_FILE
+        head.save(out)
+        if args.out is None:
+            _set_aside(models / DECK_CLASSIFIER_FILE)
+    else:
+        out = args.out or models / DECK_CLASSIFIER_FILE
+        export_onnx(tuner.network(), out, rec.cls_imgsz)
     faces = sorted({p.face for p in found})
     print(f"calibrated {len(faces)} faces from {len(found)} photos -> {out}")
     return 0
+
+
+def _set_aside(path: Path) -> None:
+    """Rename an older deck classifier (it would be used before a head) to ``*.old``."""
+    if path.exists():
+        path.replace(path.with_name(path.name + ".old"))
+        print(f"the older deck classifier is kept as {path.name}.old", file=sys.stderr)
 
 
 class ProgressBar:

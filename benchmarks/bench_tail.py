@@ -1,0 +1,306 @@
+"""The classifier's last stages fine-tuned on real photos (:mod:`vision.deck_tail`),
+measured with sources held out whole, and the general model built.
+
+Needs the photo cache of ``benchmarks/bench_decks.py`` (run it once) and the layer-6
+cache of ``benchmarks/trial_tail_finetune.py`` (8 augmented crops a photo; made on
+first use). Anchors: crops the detector cuts from rendered game frames (whole frame
+and the pile's close look; games seeded 7100+, never those of the tests), with the
+committed classifier's probabilities as soft targets, so the fit keeps reading
+rendered games as before.
+
+    python benchmarks/bench_tail.py loso [--folds a,b] [--out models/tail-loso.json]
+    python benchmarks/bench_tail.py calib [--out models/tail-calib.json]
+    python benchmarks/bench_tail.py general --models-out /tmp/models-tuned
+
+``loso``: for each source, the tail fitted on every other source (real-cards: its
+training part) plus the anchors; top-1 and colour on the left-out source's photos
+(real-cards: its held-out part), each photo's surest box, upright and half-turned
+averaged, as the recogniser reads it. ``calib``: from each fold's model, one photo
+per face of the left-out source fitted (the calibration of ``uno-table
+calibrate-deck``), the source's other photos tested; and a deck never seen (the
+white-oval sources only), calibrated on one coloured-oval source, tested on the four
+others. ``general``: the tail fitted on all sources and the anchors, written as
+``classifier.onnx`` / ``classifier.pt`` into a copy of ``models/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+import torch  # noqa: E402
+
+from vision.deck_tail import TailFit, TailTuner, export_onnx, save_checkpoint  # noqa: E402
+
+torch.set_num_threads(2)
+CACHE = ROOT / ".cache" / "bench_decks"
+COLOUR_OVAL = ("alinivan", "criscard", "soloskino", "reiamenezes", "svolsch")
+WHITE_OVAL = ("real-cards", "syedhannaan")
+SOURCES = ("real-cards", *COLOUR_OVAL, "syedhannaan")
+K = 8
+ANCHOR_GAMES = 10
+ANCHOR_SEED = 7100
+#: A rendered card this uncovered gets its true face as the anchor's target.
+ANCHOR_VISIBLE = 0.6
+ANCHOR_SMOOTH = 0.05
+
+
+def photo_cache() -> dict[str, dict[str, Any]]:
+    path = CACHE / f"l6-{K}.npz"
+    if not path.exists():
+        raise SystemExit(f"{path} missing: run benchmarks/trial_tail_finetune.py {K} once")
+    return dict(np.load(path, allow_pickle=True)["data"].item())
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])
+    return float(inter / max(area - inter, 1e-9))
+
+
+def anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
+    """Layer-6 maps of detector crops of rendered game frames and their soft targets
+    (cached): the true face (smoothed) where the crop is a card the renderer says is at
+    least ``ANCHOR_VISIBLE`` uncovered, else the committed classifier's probabilities."""
+    path = CACHE / f"anchors-{ANCHOR_GAMES}-v2.npz"
+    if path.exists():
+        d = np.load(path)
+        return d["x"], d["p"]
+    import tempfile
+
+    from synth.video import render_video, simulated_game
+    from vision.recognition import CardRecognizer, _xyxy, focus_roi
+    from vision.source import read_video
+
+    rec = CardRecognizer.load(ROOT / "models", use_deck=False)
+    index = {n: i for i, n in enumerate(tuner.names)}
+    crops, labels = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for g in range(ANCHOR_GAMES):
+            seed = ANCHOR_SEED + g
+            video = Path(tmp) / f"g{seed}.mp4"
+            render_video(simulated_game(seed, players=3 + g % 2, turns=8), video, seed=seed)
+            layout = json.loads(video.with_name(video.name + ".layout.json").read_text())
+            truth = [
+                json.loads(line)["cards"]
+                for line in video.with_name(video.name + ".boxes.jsonl").open()
+            ]
+            for i, frame in enumerate(read_video(video)):
+                if i % 6:
+                    continue
+                img = frame.image
+                corners, _, cls_id = rec._find(img)
+                parts = [corners[cls_id == 0]]
+                x0, y0, x1, y1 = (
+                    int(v)
+                    for v in focus_roi(tuple(layout["discard"]), 0.6 * layout["card_px"], img.shape)
+                )
+                near, _, near_cls = rec._find(
+                    np.ascontiguousarray(img[y0:y1, x0:x1]), closeups=False
+                )
+                parts.append(near[near_cls == 0] + np.array([x0, y0], np.float32))
+                for c in parts:
+                    if not len(c):
+                        continue
+                    c = c.astype(np.float32)
+                    cut = rec.crops(img, c)
+                    crops += [cut, cut[:, ::-1, ::-1]]
+                    lab = []
+                    for box in _xyxy(c, img.shape):
+                        best = [
+                            index[card]
+                            for card, vis, tb in truth[i]
+                            if card in index
+                            and vis >= ANCHOR_VISIBLE
+                            and _iou(box, np.array(tb)) > 0.5
+                        ]
+                        lab.append(best[0] if best else -1)
+                    labels += lab + lab
+            print(f"anchors: game {seed}, {sum(len(c) for c in crops)} crops", flush=True)
+    allc = np.concatenate(crops)
+    y = np.array(labels)
+    x = tuner.features(allc)
+    p = tuner.probs(x)
+    n_faces = p.shape[1]
+    hard = np.full((int((y >= 0).sum()), n_faces), ANCHOR_SMOOTH / n_faces, np.float32)
+    hard[np.arange(len(hard)), y[y >= 0]] += 1 - ANCHOR_SMOOTH
+    p[y >= 0] = hard
+    print(f"anchors: {len(y)} crops, {(y >= 0).mean():.0%} with a true face", flush=True)
+    np.savez_compressed(path, x=x.astype(np.float16), p=p)
+    return x, p
+
+
+def train_set(data: dict[str, dict[str, Any]], sources: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    xs = [data[s]["tr_x"][np.repeat(~data[s]["held"], K)] for s in sources]
+    ys = [data[s]["tr_y"][np.repeat(~data[s]["held"], K)] for s in sources]
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def score(tuner: TailTuner, te_x: np.ndarray, te_y: np.ndarray) -> dict[str, float]:
+    p = tuner.probs(te_x.reshape(-1, *te_x.shape[2:])).reshape(len(te_x), 2, -1).mean(1)
+    pred = p.argmax(1)
+    names = tuner.names
+    colour = [
+        names[a].split("-")[0] == names[b].split("-")[0] for a, b in zip(pred, te_y, strict=True)
+    ]
+    return {
+        "n": len(te_y),
+        "top1": round(float((pred == te_y).mean()) * 100, 1),
+        "colour": round(float(np.mean(colour)) * 100, 1),
+    }
+
+
+def test_part(data: dict[str, dict[str, Any]], s: str) -> np.ndarray:
+    return data[s]["held"] if s == "real-cards" else np.ones(len(data[s]["te_y"]), bool)
+
+
+def fresh() -> TailTuner:
+    return TailTuner.from_file(ROOT / "models" / "classifier.pt")
+
+
+def anchor_agreement(tuner: TailTuner, ax: np.ndarray, ap: np.ndarray) -> float:
+    """Share of anchor crops read as the committed classifier read them."""
+    return round(float((tuner.probs(ax).argmax(1) == ap.argmax(1)).mean()) * 100, 1)
+
+
+def run_loso(folds: list[str], fit: TailFit) -> dict[str, Any]:
+    data = photo_cache()
+    base = fresh()
+    ax, ap = anchors(base)
+    ax = ax.astype(np.float32)
+    out: dict[str, Any] = {}
+    for s in folds:
+        t0 = time.time()
+        x, y = train_set(data, [o for o in SOURCES if o != s])
+        tuner = fresh()
+        tuner.fit(x, y, fit, anchors=(ax, ap))
+        te = test_part(data, s)
+        out[s] = {
+            "base": score(base, data[s]["te_x"][te], data[s]["te_y"][te]),
+            "tuned": score(tuner, data[s]["te_x"][te], data[s]["te_y"][te]),
+            "anchors_kept": anchor_agreement(tuner, ax, ap),
+            "seconds": round(time.time() - t0),
+        }
+        print(s, out[s], flush=True)
+        torch.save(tuner.tail.state_dict(), CACHE / f"tail-loso-{s}.pt")
+    return out
+
+
+CALIB = TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2)
+
+
+def first_per_face(data: dict[str, Any], s: str) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the first photo of each face, and of the others."""
+    seen: set[int] = set()
+    first, rest = [], []
+    for i, f in enumerate(data[s]["te_y"]):
+        (rest if f in seen else first).append(i)
+        seen.add(int(f))
+    return np.array(first), np.array(rest)
+
+
+def calib_train(data: dict[str, Any], s: str, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.concatenate([np.arange(i * K, (i + 1) * K) for i in idx])
+    return data[s]["tr_x"][rows], data[s]["tr_y"][rows]
+
+
+def run_calib(fit: TailFit) -> dict[str, Any]:
+    data = photo_cache()
+    base = fresh()
+    ax, ap = anchors(base)
+    ax = ax.astype(np.float32)
+    out: dict[str, Any] = {"one_photographer": {}, "deck_never_seen": {}}
+    for s in SOURCES:
+        first, rest = first_per_face(data, s)
+        if len(rest) == 0:
+            continue
+        tuner = fresh()
+        state = CACHE / f"tail-loso-{s}.pt"
+        if state.exists():
+            tuner.tail.load_state_dict(torch.load(state))
+        before = score(tuner, data[s]["te_x"][rest], data[s]["te_y"][rest])
+        x, y = calib_train(data, s, first)
+        t0 = time.time()
+        tuner.fit(x, y, fit, anchors=(ax, ap))
+        after = score(tuner, data[s]["te_x"][rest], data[s]["te_y"][rest])
+        out["one_photographer"][s] = {
+            "photos": len(first),
+            "before": before,
+            "after": after,
+            "seconds": round(time.time() - t0),
+        }
+        print("calib", s, out["one_photographer"][s], flush=True)
+    white = fresh()
+    x, y = train_set(data, list(WHITE_OVAL))
+    white.fit(x, y, TailFit(), anchors=(ax, ap))
+    state = {k: v.clone() for k, v in white.tail.state_dict().items()}
+    for s in COLOUR_OVAL:
+        first, _ = first_per_face(data, s)
+        others = [o for o in COLOUR_OVAL if o != s]
+        te_x = np.concatenate([data[o]["te_x"] for o in others])
+        te_y = np.concatenate([data[o]["te_y"] for o in others])
+        tuner = fresh()
+        tuner.tail.load_state_dict(state)
+        before = score(tuner, te_x, te_y)
+        cx, cy = calib_train(data, s, first)
+        tuner.fit(cx, cy, fit, anchors=(ax, ap))
+        out["deck_never_seen"][s] = {
+            "photos": len(first),
+            "before": before,
+            "after": score(tuner, te_x, te_y),
+        }
+        print("never seen", s, out["deck_never_seen"][s], flush=True)
+    return out
+
+
+def run_general(models_out: Path, fit: TailFit) -> None:
+    data = photo_cache()
+    tuner = fresh()
+    ax, ap = anchors(tuner)
+    ax = ax.astype(np.float32)
+    x, y = train_set(data, list(SOURCES))
+    tuner.fit(
+        x, y, fit, anchors=(ax, ap), progress=lambda d, n: print(f"epoch {d}/{n}", flush=True)
+    )
+    print("anchors kept", anchor_agreement(tuner, ax, ap))
+    if models_out.exists():
+        shutil.rmtree(models_out)
+    shutil.copytree(ROOT / "models", models_out)
+    net = tuner.network()
+    meta = json.loads((ROOT / "models" / "classifier.json").read_text())
+    export_onnx(net, models_out / "classifier.onnx", int(meta["imgsz"]))
+    save_checkpoint(net, ROOT / "models" / "classifier.pt", models_out / "classifier.pt")
+    print("written", models_out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=["loso", "calib", "general"])
+    ap.add_argument("--folds", default=",".join(SOURCES))
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--models-out", type=Path, default=Path("/tmp/models-tuned"))
+    args = ap.parse_args()
+    if args.mode == "general":
+        run_general(args.models_out, TailFit())
+        return
+    result = run_loso(args.folds.split(","), TailFit()) if args.mode == "loso" else run_calib(CALIB)
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
