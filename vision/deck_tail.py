@@ -37,6 +37,9 @@ EpochProgress = Callable[[int, int], None]
 
 #: The first layer of the classifier that a fit changes (0-6 stay as they are).
 FIRST_TUNED_LAYER = 7
+#: Temperatures :meth:`TailTuner.match_confidence` searches, and its bisection steps.
+TEMPERATURE_RANGE = (0.2, 5.0)
+TEMPERATURE_STEPS = 24
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,30 @@ class TailTuner:
         for p in params:
             p.requires_grad_(False)
         self.tail.eval()
+
+    def match_confidence(self, feats: F32, target: float) -> float:
+        """Scale the last layer's logits so that the mean top probability on ``feats``
+        is ``target`` (the confidence the recogniser's thresholds were set on); the
+        answers do not change, only how sure they are. Returns the temperature."""
+        import torch
+
+        linear = self.tail[-1].linear
+        low, high = TEMPERATURE_RANGE
+        for _ in range(TEMPERATURE_STEPS):  # the mean top probability falls as T grows
+            mid = (low * high) ** 0.5
+            with torch.no_grad():
+                linear.weight /= mid
+                linear.bias /= mid
+            sure = float(self.probs(feats).max(1).mean())
+            with torch.no_grad():
+                linear.weight *= mid
+                linear.bias *= mid
+            low, high = (mid, high) if sure > target else (low, mid)
+        t = (low * high) ** 0.5
+        with torch.no_grad():
+            linear.weight /= t
+            linear.bias /= t
+        return t
 
     # -------------------------------------------------------------- output
     def network(self) -> Any:
