@@ -87,7 +87,7 @@ def _security_headers(response: Response) -> Response:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` keys: see :data:`DEFAULTS`, plus ``LIVE``."""
-    from web import api, db, deck, pages
+    from web import api, db, deck, pages, timeline_api
     from web.game import GameService
 
     app = Flask(__name__)
@@ -116,6 +116,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(timeline_api.bp)
     app.after_request(_security_headers)
     app.register_blueprint(deck.bp)
     return app

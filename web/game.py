@@ -171,7 +171,9 @@ class GameService:
                 verdict = s.verdict
                 continue
             if is_amend_marker(s.event, s.verdict):
-                self.round_log.drop(s.verdict["amend"].get("dropped") or [])
+                summary = s.verdict["amend"]
+                self.round_log.drop(summary.get("dropped") or [])
+                self.forget_alerts(set(summary.get("removed") or []))
                 verdict = s.verdict
                 continue
             size = history_size(game)

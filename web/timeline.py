@@ -230,6 +230,7 @@ def amend(
                 "n": n,
                 "judged_again": len(later),
                 "dropped": dropped,
+                "removed": sorted(removed),
                 "alerts": [a.to_json() for a in done.alerts],
             },
         }
