@@ -3,6 +3,8 @@ insert before), each later event judged again; stored, replayed, idempotent."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.helpers import AUTH, PLAYERS, TOKEN, deal
+from uno_table.cli import main
 from web import create_app
 
 
@@ -233,3 +236,20 @@ def test_an_amendment_is_published_to_the_pages(db_path: str) -> None:
     assert message is not None
     text = message.encode().decode()
     assert "event: verdict\n" in text and '"type": "amend"' in text
+
+
+def test_the_exported_log_replays_with_the_referee_command(
+    bare: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    misread(bare)
+    right = {"type": "play", "card": "green-7", "player": "Ann"}
+    amend(bare, {"n": number_of(bare, card="red-3"), "action": "replace", "event": right})
+    log = tmp_path / "match.jsonl"
+    log.write_bytes(bare.get("/api/matches/current/events.jsonl").data)
+    assert '"type": "amend"' in log.read_text()
+    assert main(["referee", "--rules", "official", str(log)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[-1] == {"ok": True, "alerts": [], "amend": "the lines before it"}
+    assert out[-2]["state"] == {
+        k: v for k, v in bare.get("/api/state").json["game"].items() if k in out[-2]["state"]
+    }
