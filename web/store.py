@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS events (
     match_id    INTEGER NOT NULL REFERENCES matches(id),
     n           INTEGER NOT NULL,       -- 1, 2, ... within the match, in order applied
     at          REAL NOT NULL,
-    source      TEXT NOT NULL,          -- referee | vision | system
+    source      TEXT NOT NULL,          -- referee | vision | system | inferred | amend
     event       TEXT NOT NULL,          -- the DESIGN.md event, JSON
     verdict     TEXT NOT NULL,          -- the tracker's verdict, JSON
     ok          INTEGER NOT NULL,
