@@ -65,6 +65,9 @@ class Rewrite:
     steps: list[tuple[Event, Verdict, str, int | None]] = field(default_factory=list)
     #: Every alert of the events judged again (and of the new ones), in order.
     alerts: list[Any] = field(default_factory=list)
+    #: By step index, the alerts a judge gave an event judged again where they are not
+    #: its step's verdict's (a healer's question about it, for one).
+    judged_alerts: dict[int, list[Any]] = field(default_factory=dict)
 
     @property
     def final(self) -> Verdict | None:
@@ -119,6 +122,8 @@ def rewrite(
         judged = judge(event)
         for step, verdict in judged.steps:
             own = step is event  # (a judge that heals adds steps before it)
+            if own and list(judged.alerts) != list(verdict.alerts):
+                done.judged_alerts[len(done.steps)] = list(judged.alerts)
             done.steps.append((step, verdict, AGAIN if own else ADDED, index if own else None))
         done.alerts += judged.alerts
     return done

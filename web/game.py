@@ -215,10 +215,9 @@ class GameService:
         self.recent_alerts = [a for a in self.recent_alerts if a.get("n") not in numbers]
 
     def clear_question(self) -> None:
-        """No question is open any more (the log it asked about was rewritten)."""
+        """The open question is no longer asked (the log it asked about was rewritten:
+        :meth:`tracker.heal.Healer.amend` forgot it)."""
         self._question = None
-        if self.healer is not None:
-            self.healer.forget()
 
     def _track(self, event: dict[str, Any], verdict: dict[str, Any], n: int) -> None:
         for alert in verdict.get("alerts") or []:
@@ -373,9 +372,9 @@ class GameService:
         )
         for (step, answer), (number, _) in zip(steps, stored, strict=True):
             self._track(step, answer, number)
-        for alert in verdict.get("alerts") or []:
-            if alert.get("code") == ASK:
-                self._question = {**alert.get("params", {}), "n": n}
+            for alert in answer.get("alerts") or []:  # (the last question asked stays)
+                if isinstance(alert, Mapping) and alert.get("code") == ASK:
+                    self._question = {**alert.get("params", {}), "n": number}
         winner = state.get("match_winner")
         if (winner or None) != self.match.winner:
             store.set_match_winner(self.match.id, winner or None)

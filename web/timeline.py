@@ -206,8 +206,10 @@ def amend(
         steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
         sources: list[str] = []
         shown: list[str] = []
-        for step, verdict, role, index in done.steps:
+        for i, (step, verdict, role, index) in enumerate(done.steps):
             answer = verdict.to_json()
+            if i in done.judged_alerts:  # e.g. the healer's question about it
+                answer["alerts"] = [a.to_json() for a in done.judged_alerts[i]]
             if role == AGAIN and index is not None:
                 was = later[index]
                 answer["again"] = {"n": was.n, "source": was.source}
@@ -242,7 +244,7 @@ def amend(
             service.round_log.drop(dropped)
             service.forget_alerts(removed)
 
-        service.clear_question()
+        service.clear_question()  # the healer's own, if any, is asked in the steps
         return service.record(
             steps, sources, shown, marker, "referee", client_id, store, before_publish=tidy
         )

@@ -253,3 +253,21 @@ def test_the_exported_log_replays_with_the_referee_command(
     assert out[-2]["state"] == {
         k: v for k, v in bare.get("/api/state").json["game"].items() if k in out[-2]["state"]
     }
+
+
+def test_a_question_raised_while_judging_again_is_open(client: FlaskClient) -> None:
+    """With the healer: Bob's play deleted, Cy's is out of turn, explained by a draw of
+    Bob's the healer is unsure of: it asks, and the question can be answered."""
+    deal(client)
+    for card, player in [("red-3", "Ann"), ("red-4", "Bob"), ("red-5", "Cy")]:
+        post(client, {"type": "play", "card": card, "player": player})
+    answer = amend(client, {"n": number_of(client, card="red-4"), "action": "delete"})
+    assert [a["code"] for a in answer["verdict"]["amend"]["alerts"]] == ["ask-referee"]
+    entries = timeline(client)
+    assert [e["event"]["type"] for e in entries[2:]] == ["play", "draw", "play"]
+    assert entries[3]["source"] == "inferred" and codes(entries)[-1] == ["ask-referee"]
+    question = client.get("/api/state").json["question"]
+    assert question is not None and question["n"] == entries[-1]["n"]
+    body = {"question": question["question"], "option": 0}
+    assert client.post("/api/resolve", json=body, headers=AUTH).status_code == 200
+    assert client.get("/api/state").json["question"] is None

@@ -754,7 +754,7 @@
 
   // What timeline.js (the round's events, amending one) uses of this page.
   window.UNO = {
-    ui, t, el, post, toast, pickCard, describe, eventWords, alertText, players, cardLabel,
+    ui, t, el, post, toast, showAlert, pickCard, describe, eventWords, alertText, players, cardLabel,
   };
 
   function start() {

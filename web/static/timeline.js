@@ -134,6 +134,9 @@
       const a = data.verdict.amend || {};
       const left = (a.alerts || []).length;
       U().toast(U().t("amend_done", { k: a.judged_again, alerts: left }));
+      // A question the healer asks about an event judged again gets its buttons.
+      const asks = (a.alerts || []).filter((x) => x.code === "ask-referee");
+      if (asks.length) U().showAlert(asks);
     }
     refresh();
   }
