@@ -346,19 +346,14 @@ class GameService:
         last step with ``client_id``), then tell every page. ``event`` is the input
         (None: the last step is shown), ``source`` who sent it."""
         state = self.game.state_json()
-        stored: list[tuple[int, str]] = []
+        rows = [
+            (step, answer, by, client_id if i == len(steps) - 1 else None)
+            for i, ((step, answer), by) in enumerate(zip(steps, sources, strict=True))
+        ]
         try:
-            for i, ((step, answer), by) in enumerate(zip(steps, sources, strict=True)):
-                last = i == len(steps) - 1
-                n = store.append_event(
-                    self.match.id,
-                    step,
-                    answer,
-                    source=by,
-                    rounds=rounds_of(state) if last else None,
-                    client_id=client_id if last else None,
-                )
-                stored.append((n, by))
+            # One transaction: every step of a healing or an amendment, or none.
+            numbers = store.append_events(self.match.id, rows, rounds=rounds_of(state))
+            stored = list(zip(numbers, sources, strict=True))
         except Exception as exc:
             # Not stored, so not applied: rebuild the game from what is stored.
             self._reload(store)

@@ -271,3 +271,28 @@ def test_a_question_raised_while_judging_again_is_open(client: FlaskClient) -> N
     body = {"question": question["question"], "option": 0}
     assert client.post("/api/resolve", json=body, headers=AUTH).status_code == 200
     assert client.get("/api/state").json["question"] is None
+
+
+def test_an_amendment_is_stored_whole_or_not_at_all(db_path: str) -> None:
+    """The database refuses the last row (a trigger, as a full disk would): none of the
+    undos and events judged again is kept, and the game is the stored one."""
+    import sqlite3
+
+    client = make_app(db_path).test_client()
+    misread(client)
+    before = stored(client), client.get("/api/state").json["game"], timeline(client)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        "CREATE TRIGGER full BEFORE INSERT ON events WHEN NEW.event LIKE '%\"amend\"%'"
+        " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+    )
+    conn.commit()
+    right = {"type": "play", "card": "green-7", "player": "Ann"}
+    answer = amend(client, {"n": 3, "action": "replace", "event": right}, 503)
+    assert "disk is full" in answer["error"]
+    assert (stored(client), client.get("/api/state").json["game"], timeline(client)) == before
+    conn.execute("DROP TRIGGER full")
+    conn.commit()
+    conn.close()
+    amend(client, {"n": 3, "action": "replace", "event": right})
+    assert timeline(client)[-1]["ok"]
