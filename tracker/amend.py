@@ -42,6 +42,8 @@ UNDO: Final = "undo"
 NEW: Final = "new"
 AGAIN: Final = "again"
 ADDED: Final = "added"
+#: Event types whose player, left out, is the one on turn (named in a new event).
+NAMED: Final = frozenset({"play", "draw", "pass"})
 
 
 class Judged(Protocol):
@@ -97,8 +99,9 @@ def rewrite(
     later: Sequence[Event],
     judge: Callable[[Event], Judged] | None = None,
 ) -> Rewrite:
-    """Undo back to ``base`` events of the history, apply ``new``, then each of
-    ``later`` again through ``judge`` (default: the game's own ``apply``).
+    """Undo back to ``base`` events of the history, apply ``new`` (a play, draw or
+    pass with no ``player`` gets the one on turn there), then each of ``later`` again
+    through ``judge`` (default: the game's own ``apply``).
 
     Raises ``ValueError`` when ``base`` is beyond the history (nothing is changed).
     """
@@ -115,6 +118,10 @@ def rewrite(
     rewind(game, base, undos)
     done.steps += [(e, v, UNDO, None) for e, v in undos]
     for event in new:
+        if event.get("type") in NAMED and "player" not in event:
+            # "Whoever's turn it was" there, named: the record says who.
+            turn = game.state_json()["turn"]
+            event = {**event, "player": turn} if turn else event
         verdict = game.apply(event)
         done.steps.append((event, verdict, NEW, None))
         done.alerts += verdict.alerts

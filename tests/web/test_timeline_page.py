@@ -4,14 +4,16 @@ corrected, at tablet and phone sizes, in English and Chinese."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.helpers import LiveServer
+from tests.web.helpers import PLAYERS, TOKEN, LiveServer
 from tests.web.test_browser import deal, open_page, post
 from tests.web.test_referee_page import SIZES
+from web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -88,3 +90,36 @@ def test_the_timeline_fits_the_screen(
     shots = Path(os.environ.get("UNO_TABLE_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"timeline-{width}x{height}.png"))
+
+
+@pytest.fixture
+def bare_server(db_path: str) -> Iterator[LiveServer]:
+    """Healing off: a missed draw leaves its alerts until the referee adds it."""
+    app = create_app(
+        {"TESTING": True, "DATABASE": db_path, "REFEREE_TOKEN": TOKEN, "PLAYERS": PLAYERS}
+        | {"HEAL": False}
+    )
+    with LiveServer(app) as server:
+        yield server
+
+
+def test_adding_a_missed_draw_clears_the_alerts(page: Page, bare_server: LiveServer) -> None:
+    open_page(page, bare_server)
+    deal(bare_server)
+    post(bare_server, {"type": "play", "card": "red-3", "player": "Ann"})
+    post(bare_server, {"type": "play", "card": "red-5", "player": "Cy"})  # Bob's draw missed
+    page.locator("#btn-timeline").click()
+    cy = page.locator('#timeline-list .tl-entry[data-type="play"]').last
+    expect(cy).to_contain_text("out of turn")
+    cy.locator('[data-action="insert"]').click()
+    # A draw by whoever's turn it was there, as the form proposes.
+    expect(page.locator("#amend-type")).to_have_value("draw")
+    expect(page.locator("#amend-what")).to_have_text(
+        "Add “Draw” before “#4 Play Red 5 · Cy — referee”? 1 later event will be judged again."
+    )
+    page.locator("#amend-go").click()
+    rows = page.locator("#timeline-list .tl-entry")
+    expect(rows).to_have_count(5)
+    expect(page.locator("#timeline-list .alert-line")).to_have_count(0)
+    expect(rows.nth(3)).to_contain_text("Draw · Bob")
+    expect(page.locator("#turn")).to_have_text("Dee")

@@ -138,7 +138,8 @@
     const where = { live: "camera_from_live", file: "camera_from_file", default: "camera_from_default" };
     $("#cam-status").textContent = t(where[ui.source] || "camera_from_default")
       + " " + L.width + "×" + L.height + " · " + t("camera_seats", { list: L.seats.map((b, i) =>
-        (ui.players[i] || "#" + (i + 1)) + " " + Math.round(b) + "°").join(", ") });
+        (ui.players[i] || "#" + (i + 1)) + " " + Math.round(b) + "°").join(", ") })
+      + (ui.note ? " " + t(ui.note) : "");
   }
 
   // -- dragging ---------------------------------------------------------------------
@@ -186,9 +187,9 @@
     ui.layout = body.layout;
     ui.players = body.players;
     ui.source = body.source;
+    ui.note = !ui.token ? "camera_need_token" : !body.writable ? "camera_no_file" : null;
     document.body.dataset.source = body.source;
     $("#cam-save").disabled = !ui.token || !body.writable;
-    if (!body.writable) $("#cam-status").dataset.note = "nowhere";
     draw();
     document.body.dataset.ready = "1";
   }

@@ -99,6 +99,8 @@ window.I18N = {
     camera_seats: "seats {list}",
     camera_saved: "Layout saved: the camera uses it from its next start.",
     camera_saved_live: "Layout saved; the camera uses it now.",
+    camera_need_token: "Saving needs the referee's token: open the referee's link on this device first.",
+    camera_no_file: "This server keeps no layout file (start it with --layout FILE).",
     ev: {
       round: "Deal", flip: "Flip", play: "Play", color: "Color", draw: "Draw", pass: "Pass",
       uno: "UNO", catch: "Catch", challenge: "Challenge", undo: "Undo", "end-round": "End of round",
@@ -201,6 +203,8 @@ window.I18N = {
     camera_seats: "座位 {list}",
     camera_saved: "布局已保存：摄像头下次启动时使用。",
     camera_saved_live: "布局已保存，摄像头已开始使用。",
+    camera_need_token: "保存需要裁判令牌：请先在本设备上打开裁判链接。",
+    camera_no_file: "本服务器没有布局文件（请用 --layout FILE 启动）。",
     ev: {
       round: "开局", flip: "翻牌", play: "出牌", color: "选色", draw: "摸牌", pass: "过",
       uno: "喊 UNO", catch: "抓 UNO", challenge: "质疑", undo: "撤销", "end-round": "结束本局",

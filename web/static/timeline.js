@@ -48,9 +48,12 @@
         "data-n": String(entry.n), "data-type": entry.event.type, "data-source": entry.source },
       el("div", { class: "tl-what" }, describe(entry.n, entry.event, entry.source)), ...verdict);
       if (k > 0 && U().ui.token) {  // the deal itself is not amended: start a new round
+        // The form says plays, draws, passes, colours, flips and calls; a catch, a
+        // challenge or a round's end is deleted (and entered again) instead.
+        const correctable = TYPES.includes(entry.event.type);
         li.append(el("div", { class: "tl-actions" },
-          el("button", { type: "button", class: "small", "data-action": "replace",
-            onclick: () => openAmend(k, "replace") }, t("amend_replace")),
+          correctable ? el("button", { type: "button", class: "small", "data-action": "replace",
+            onclick: () => openAmend(k, "replace") }, t("amend_replace")) : "",
           el("button", { type: "button", class: "small warn", "data-action": "delete",
             onclick: () => openAmend(k, "delete") }, t("amend_delete")),
           el("button", { type: "button", class: "small", "data-action": "insert",
@@ -71,7 +74,9 @@
     state.action = action;
     $("#amend-title").textContent = t("amend_title_" + action);
     $("#amend-form").hidden = action === "delete";
-    const base = action === "replace" ? entry.event : { type: "draw", player: entry.event.player };
+    // A missed event is most often a draw by whoever's turn it was (no player named:
+    // the tracker takes the player on turn at that point).
+    const base = action === "replace" ? entry.event : { type: "draw" };
     const type = TYPES.includes(base.type) ? base.type : "play";
     $("#amend-type").replaceChildren(...TYPES.map((ty) =>
       el("option", { value: ty }, ((window.I18N[ui.lang] || {}).ev || {})[ty] || ty)));
