@@ -4,6 +4,7 @@ page in Chromium."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -216,6 +217,9 @@ def test_dragging_the_discard_pile_saves_the_layout(
     assert abs(moved_x - 60 * sx) < 2 and abs(moved_y - 40 * sy) < 2, (moved_x, moved_y)
     assert saved["seats"][1] != before["seats"][1] and saved["seats"][0] == before["seats"][0]
     assert TableLayout.load(layout_file).names == tuple(PLAYERS)
+    shots = Path(os.environ.get("UNO_TABLE_SHOTS") or layout_file.parent)
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "camera-1024x768.png"))
 
 
 def current_layout(page: Page) -> dict[str, Any]:

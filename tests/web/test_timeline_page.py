@@ -123,3 +123,12 @@ def test_adding_a_missed_draw_clears_the_alerts(page: Page, bare_server: LiveSer
     expect(page.locator("#timeline-list .alert-line")).to_have_count(0)
     expect(rows.nth(3)).to_contain_text("Draw · Bob")
     expect(page.locator("#turn")).to_have_text("Dee")
+
+
+def test_the_t_key_opens_the_timeline(page: Page, live_server: LiveServer) -> None:
+    open_page(page, live_server)
+    deal(live_server)
+    expect(page.locator("#turn")).to_have_text("Ann")
+    page.keyboard.press("t")
+    expect(page.locator("#dlg-timeline")).to_be_visible()
+    expect(page.locator("#timeline-list .tl-entry")).to_have_count(2)
