@@ -296,3 +296,43 @@ def test_an_amendment_is_stored_whole_or_not_at_all(db_path: str) -> None:
     conn.close()
     amend(client, {"n": 3, "action": "replace", "event": right})
     assert timeline(client)[-1]["ok"]
+
+
+def test_the_service_amends_without_the_http_layer(db_path: str) -> None:
+    """web.timeline.amend on a GameService of its own (a real store): the record after a
+    delete, and the same service read back by a second one on the same database."""
+    from web.broker import Broker
+    from web.game import GameService
+    from web.store import Store
+    from web.timeline import amend as amend_event
+
+    service = GameService(db_path, "official", PLAYERS, Broker(), heal=False)
+    store = Store.open(db_path)
+    try:
+        for event in [
+            {"type": "round", "players": PLAYERS, "dealer": "Dee"},
+            {"type": "flip", "card": "red-7"},
+            {"type": "play", "card": "red-3", "player": "Ann"},
+            {"type": "draw", "player": "Bob"},
+            {"type": "pass", "player": "Bob"},
+        ]:
+            service.submit(event, store, source="vision")
+        done = amend_event(service, 4, "delete", None, store)
+        assert done.verdict["amend"]["judged_again"] == 1
+        # Bob's pass, judged again without his draw, is refused: a pass needs a draw.
+        entries = service.timeline()
+        assert [(e.event["type"], e.applied, e.source) for e in entries[2:]] == [
+            ("play", True, "vision"),
+            ("pass", False, "vision"),
+        ]
+        rows = store.stored_events(service.match.id)
+        assert [(r.source, r.event["type"]) for r in rows[5:]] == [
+            ("amend", "undo"),
+            ("amend", "undo"),
+            ("amend", "pass"),
+            ("referee", "amend"),
+        ]
+    finally:
+        store.close()
+    again = GameService(db_path, "official", PLAYERS, Broker(), heal=False)
+    assert again.timeline() == entries and again.game.state_json() == service.game.state_json()
