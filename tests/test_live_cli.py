@@ -40,3 +40,17 @@ def test_serve_refuses_a_layout_for_other_players(
     bad.write_text("{not json")
     assert main(["serve", "--source", "none", "--layout", str(bad)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_serve_reads_the_layout_the_camera_check_saved_beside_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from uno_table.commands.serve import default_layout_file
+    from vision.calibration import TableLayout
+
+    db = tmp_path / "club.db"
+    assert default_layout_file(str(db)) == str(tmp_path / "club.layout.json")
+    TableLayout.default(640, 480, 3).save(tmp_path / "club.layout.json")
+    # Found without --layout, and checked like one: 3 seats, 2 players.
+    assert main(["serve", "--source", "none", "--db", str(db), "--players", "A,B"]) == 2
+    assert "the layout has 3 seats for 2 players" in capsys.readouterr().err

@@ -279,3 +279,21 @@ def test_one_layout_fallback_for_live_and_replay() -> None:
     proposed = choose_layout(BLANK, 3, None, seen)
     assert proposed.discard.contains(125, 138) and proposed.draw.contains(425, 138)
     assert len(proposed.seats) == 3
+
+
+def test_a_layout_saved_on_the_camera_check_is_used_at_once() -> None:
+    """The camera check's layout (web/camera.py) reaches the watcher and its tracker,
+    fitted to the frame; through the live runner, at its next frame."""
+    session = TableSession(["Ann", "Bob", "Cy", "Dee"], None, lambda e, s, m: None)
+    session.saved_layout = TableLayout.default(640, 480, 4)
+    session.start(BLANK)
+    moved = TableLayout.default(1280, 960, 4).to_dict() | {"discard": [100, 100, 300, 300]}
+    runner = LiveRunner("none", ["Ann", "Bob", "Cy", "Dee"])
+    runner.use_layout(moved)
+    runner._take_layout(session)
+    watcher = session.watcher
+    assert watcher is not None and session.layout is not None
+    assert session.layout.width == 640 and session.layout.discard.as_list() == [50, 50, 150, 150]
+    assert watcher.layout is session.layout and watcher.tracker.layout is session.layout
+    runner._take_layout(session)  # taken once
+    assert session.layout.discard.as_list() == [50, 50, 150, 150]

@@ -34,6 +34,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from tracker.amend import Rewrite, rewind, rewrite
 from tracker.cards import COLORS, NUMBERS, Card, CardError, parse_card
 from tracker.game import Game, Verdict
 from tracker.messages import Alert
@@ -298,6 +299,22 @@ class Healer:
         healed.state, healed.alerts = _design_state(game), alerts
         healed.kind = option.kind if option.as_judged is None else None
         return self._done(healed)
+
+    def amend(self, base: int, new: list[Event], later: list[Event]) -> Rewrite:
+        """Rewrite the record from ``base`` events of the history on
+        (:func:`tracker.amend.rewrite`): ``new`` applied there, then each of ``later``
+        judged again, healed where it needs it. The open question, if any, is dropped:
+        the log it would restore is no longer the game's."""
+        self.forget()
+        done = rewrite(self.game, base, new, later, self.apply)
+        self._note_top()
+        return done
+
+    def forget(self) -> None:
+        """Drop what the healer remembers of the log (open question, the last silent
+        healing, refusals not yet explained): the log was rewritten under it."""
+        self.question = self._silent = None
+        self._refused = []
 
     # ------------------------------------------------------------------ explanations
 
@@ -610,11 +627,7 @@ class Healer:
         """Undo down to ``base`` events, then apply ``tail`` again; ``seq`` restores the
         game's counter (a trial leaves no trace), else the undos go to ``steps``."""
         game = self.game
-        while len(game.events) > base:
-            undo = {"type": "undo"}
-            verdict = game.apply(undo)
-            if steps is not None:
-                steps.append((undo, verdict))
+        rewind(game, base, steps)
         for event in tail:
             verdict = game.apply(event)
             if steps is not None:
@@ -730,11 +743,15 @@ class Healer:
         return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
 
     def _done(self, healed: Healed) -> Healed:
+        self._note_top()
+        return healed
+
+    def _note_top(self) -> None:
+        """A new top on the record: what the camera saw of the old one no longer counts."""
         top = self.game.state_json()["top"]
         if top != self._top:
             self._top, self._saw_top = top, False
             self._seen, self._ignored = {}, set()
-        return healed
 
 
 # ---------------------------------------------------------------------- helpers

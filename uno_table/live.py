@@ -101,6 +101,7 @@ class LiveRunner:
         self._held_at: float | None = None
         self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
         self._processed_at: deque[float] = deque(maxlen=60)
+        self._new_layout: Any = None  # saved on the camera check, not yet in use
 
     # -- the hooks the web app calls -------------------------------------------------
 
@@ -119,6 +120,23 @@ class LiveRunner:
                     return self._jpeg
                 self._jpeg = (self._frame_index, buf.tobytes())
             return self._jpeg
+
+    def table_layout(self) -> dict[str, Any] | None:
+        """The table layout the camera side uses now, as JSON (None before its first
+        frame); the camera check shows it."""
+        with self._lock:
+            session = self._session
+        layout = None if session is None else session.layout
+        return None if layout is None else dict(layout.to_dict())
+
+    def use_layout(self, layout: dict[str, Any]) -> None:
+        """A layout the referee saved on the camera check: the live loop takes it at
+        its next frame (``ValueError`` for one that is not a layout)."""
+        from vision.calibration import TableLayout
+
+        table = TableLayout.from_dict(layout)
+        with self._lock:
+            self._new_layout = table
 
     def camera_frame(self) -> Any:
         """The latest frame as it came from the camera (BGR, not annotated), or None."""
@@ -232,6 +250,7 @@ class LiveRunner:
             last_index = frame.index
             result = None
             if session is not None:
+                self._take_layout(session)
                 result = self._step(session, frame.image, frame.t, frame.index)
                 if session.players != self.players:  # a round re-seated the table
                     self.players = list(session.players)
@@ -268,6 +287,8 @@ class LiveRunner:
 
         layout = TableLayout.load(self.layout_path) if self.layout_path else None
         config = WatcherConfig.load(self.layout_path) if self.layout_path else None
+        with self._lock:  # one the camera check saved while the model was loading
+            layout, self._new_layout = self._new_layout or layout, None
         session = TableSession(
             self.players,
             recognizer,
@@ -287,6 +308,17 @@ class LiveRunner:
         for event, verdict, source in early:
             session.notify(event, verdict, source)
         return session
+
+    def _take_layout(self, session: TableSession) -> None:
+        """Use the layout the camera check saved, if one came since the last frame."""
+        with self._lock:
+            layout, self._new_layout = self._new_layout, None
+        if layout is None:
+            return
+        try:
+            session.use_layout(layout)
+        except ValueError as exc:  # e.g. the players changed in between
+            self._set(available=True, message=f"the saved layout was not used: {exc}")
 
     def _step(self, session: TableSession, image: Any, t: float, index: int) -> Any:
         try:
@@ -371,6 +403,7 @@ def build_app(
     db: str,
     token: str | None,
     layout: str | None = None,
+    layout_file: str | None = None,
     new_match: bool = False,
     loop: bool = False,
     realtime: bool = True,
@@ -385,6 +418,7 @@ def build_app(
     """The web app wired to a live runner (or to none when ``source`` is None).
 
     ``opening`` events (e.g. the demo's deal) are submitted before the camera starts.
+    ``layout_file`` is where the camera check (``/camera``) saves the table's layout.
     ``heal`` (default): the game service infers what the camera missed, with the
     camera's view of the pile as evidence (docs/healing.md); False: the bare tracker.
     """
@@ -418,6 +452,8 @@ def build_app(
             "VIDEO_FPS": video_fps,
             "DECK": DeckSetup(models_dir, live=runner),
             "HEAL": heal,
+            # Where the camera check saves the table's layout.
+            "LAYOUT_FILE": layout_file,
         }
     )
     service = service_of(app)

@@ -375,6 +375,20 @@ class TableSession:
             if event.get("type") == "round":
                 self._rounds.put((event, verdict))
 
+    def use_layout(self, layout: TableLayout) -> None:
+        """The referee moved the piles or the seats (the camera check): used from the
+        next frame, fitted to the frame's size; the watcher and its card tracker read
+        the new zones. Call in the frame's thread."""
+        self.saved_layout = layout
+        watcher = self.watcher
+        if self.layout is None or watcher is None:
+            return  # the pipeline starts with it
+        size = (self.layout.width, self.layout.height)
+        fitted = layout if (layout.width, layout.height) == size else layout.scaled(*size)
+        watcher.seat_players(self.players, fitted)  # ValueError: not as many seats
+        watcher.tracker.layout = fitted
+        self.layout = fitted
+
     def apply_rounds(self) -> bool:
         """Apply the rounds the tracker took since the last frame (in the frame's
         thread): the pile starts again, and other players are seated. Returns whether

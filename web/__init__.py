@@ -41,6 +41,9 @@ DEFAULTS: dict[str, Any] = {
     # A connection that sends nothing (or takes nothing) for this long is closed
     # (read by web.server when it makes the server).
     "SOCKET_TIMEOUT_S": 20.0,
+    # Where the camera check (/camera) saves the table's layout (the file `serve
+    # --layout` reads); None: no layout file, saving is refused.
+    "LAYOUT_FILE": None,
 }
 
 #: Sent with every answer: the page may not be framed by another site (the referee's
@@ -87,7 +90,7 @@ def _security_headers(response: Response) -> Response:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` keys: see :data:`DEFAULTS`, plus ``LIVE``."""
-    from web import api, db, deck, pages
+    from web import api, camera, db, deck, pages, timeline_api
     from web.game import GameService
 
     app = Flask(__name__)
@@ -116,6 +119,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(timeline_api.bp)
+    app.register_blueprint(camera.bp)
     app.after_request(_security_headers)
     app.register_blueprint(deck.bp)
     return app

@@ -28,6 +28,7 @@ from tracker.heal import AskReferee, Healed, Healer
 from tracker.rules import RuleError, RuleSet
 from web.broker import Broker
 from web.store import Match, Store
+from web.timeline import Entry, Timeline, is_amend_marker
 
 #: The type of the stored event that changes the rules between rounds (the service's
 #: own, never sent to the tracker; ``/api/events`` does not take it).
@@ -92,6 +93,15 @@ def _asks(verdict: Mapping[str, Any]) -> bool:
     )
 
 
+def _shown_source(source: str, verdict: Mapping[str, Any]) -> str:
+    """The source the timeline says for a stored event: an event an amendment applied
+    again is said as the one it repeats (the camera's, the referee's)."""
+    again = verdict.get("again")
+    if isinstance(again, Mapping) and isinstance(again.get("source"), str):
+        return str(again["source"])
+    return source
+
+
 def history_size(game: Game) -> int:
     """How many events the game's history holds (those that changed the state).
 
@@ -125,6 +135,8 @@ class GameService:
         self.recent_alerts: list[dict[str, Any]] = []
         # (number, source) of each event in the game's history, undone ones removed.
         self.applied: list[tuple[int, str]] = []
+        # The refusals and verdicts the round's timeline lists (web/timeline.py).
+        self.round_log = Timeline()
         # Called after every stored event as (event, verdict, source), e.g. the live loop.
         self.listeners: list[Callable[[dict[str, Any], dict[str, Any], str], None]] = []
         store = Store.open(db_path)
@@ -151,15 +163,25 @@ class GameService:
         self.n = stored[-1].n if stored else 0
         self.recent_alerts = []
         self.applied = []
+        self.round_log = Timeline()
         verdict: dict[str, Any] | None = None
         for s in stored:
             if is_rules_change(s.event, s.verdict):
                 game.rules = rulespec.from_spec(s.verdict["rule_set"])
                 verdict = s.verdict
                 continue
+            if is_amend_marker(s.event, s.verdict):
+                summary = s.verdict["amend"]
+                self.round_log.drop(summary.get("dropped") or [])
+                self.forget_alerts(set(summary.get("removed") or []))
+                verdict = s.verdict
+                continue
             size = history_size(game)
             verdict = game.apply(s.event).to_json()
-            self._follow(size, s.n, s.source)
+            source = _shown_source(s.source, s.verdict)
+            self._follow(size, s.n, source)
+            refused = not verdict.get("ok") and history_size(game) == size
+            self.round_log.note(s.n, source, s.event, verdict, self.applied, refused=refused)
             if s.verdict.get("healed") or _asks(s.verdict):
                 verdict = s.verdict  # the healer's answer, as it was given
             self._track(s.event, verdict, s.n)
@@ -182,6 +204,20 @@ class GameService:
             return None
         n, source = self.applied[-1]
         return {"n": n, "source": source, "event": history[-1]}
+
+    def timeline(self) -> list[Entry]:
+        """The current round's events, oldest first (:class:`web.timeline.Timeline`)."""
+        with self.lock:
+            return self.round_log.entries(self.applied, self.game.events)
+
+    def forget_alerts(self, numbers: set[int]) -> None:
+        """Take the alerts of events no longer in the record out of the recent ones."""
+        self.recent_alerts = [a for a in self.recent_alerts if a.get("n") not in numbers]
+
+    def clear_question(self) -> None:
+        """The open question is no longer asked (the log it asked about was rewritten:
+        :meth:`tracker.heal.Healer.amend` forgot it)."""
+        self._question = None
 
     def _track(self, event: dict[str, Any], verdict: dict[str, Any], n: int) -> None:
         for alert in verdict.get("alerts") or []:
@@ -274,7 +310,6 @@ class GameService:
             if healed is None:
                 raise ServiceError("nothing to apply")
             verdict = healed.to_json()
-            state = self.game.state_json()
         except ServiceError:
             raise
         except (LookupError, ValueError):
@@ -286,48 +321,70 @@ class GameService:
         if not steps:  # a play reported twice: nothing to store
             return Submitted(self.n, verdict, self.snapshot())
         steps[-1] = (steps[-1][0], verdict)
-        stored: list[tuple[int, str]] = []
+        # Every step before the input's own is the healer's (inferred events, the undos
+        # a correction takes, events applied again).
+        sources = [
+            source if i == len(steps) - 1 and not step.get("inferred") else INFERRED
+            for i, (step, _) in enumerate(steps)
+        ]
+        return self.record(steps, sources, sources, event, source, client_id, store)
+
+    def record(
+        self,
+        steps: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+        sources: Sequence[str],
+        shown: Sequence[str],
+        event: dict[str, Any] | None,
+        source: str,
+        client_id: str | None,
+        store: Store,
+        *,
+        before_publish: Callable[[], None] | None = None,
+    ) -> Submitted:
+        """Store steps the game has applied (each with its stored source; ``shown`` is
+        the source the timeline says, e.g. the camera's for an event applied again; the
+        last step with ``client_id``), then tell every page. ``event`` is the input
+        (None: the last step is shown), ``source`` who sent it."""
+        state = self.game.state_json()
+        rows = [
+            (step, answer, by, client_id if i == len(steps) - 1 else None)
+            for i, ((step, answer), by) in enumerate(zip(steps, sources, strict=True))
+        ]
         try:
-            for i, (step, answer) in enumerate(steps):
-                last = i == len(steps) - 1
-                # Every step before the input's own is the healer's (inferred events,
-                # the undos a correction takes, events applied again).
-                by = source if last and not step.get("inferred") else INFERRED
-                n = store.append_event(
-                    self.match.id,
-                    step,
-                    answer,
-                    source=by,
-                    rounds=rounds_of(state) if last else None,
-                    client_id=client_id if last else None,
-                )
-                stored.append((n, by))
+            # One transaction: every step of a healing or an amendment, or none.
+            numbers = store.append_events(self.match.id, rows, rounds=rounds_of(state))
+            stored = list(zip(numbers, sources, strict=True))
         except Exception as exc:
             # Not stored, so not applied: rebuild the game from what is stored.
             self._reload(store)
             raise ServiceError(f"could not store the event: {exc}", 503) from exc
+        verdict = steps[-1][1]
         n = stored[-1][0]
         self.n = n
         self.last = verdict
-        self._follow_steps(steps, stored)
+        self._follow_steps(
+            steps, [(number, by) for (number, _), by in zip(stored, shown, strict=True)]
+        )
         for (step, answer), (number, _) in zip(steps, stored, strict=True):
             self._track(step, answer, number)
-        for alert in verdict.get("alerts") or []:
-            if alert.get("code") == ASK:
-                self._question = {**alert.get("params", {}), "n": n}
+            for alert in answer.get("alerts") or []:  # (the last question asked stays)
+                if isinstance(alert, Mapping) and alert.get("code") == ASK:
+                    self._question = {**alert.get("params", {}), "n": number}
         winner = state.get("match_winner")
         if (winner or None) != self.match.winner:
             store.set_match_winner(self.match.id, winner or None)
             self.match = store.match(self.match.id) or self.match
+        if before_publish is not None:
+            before_publish()
         snapshot = self.snapshot()
-        shown = event if event is not None else steps[-1][0]
+        shown_event = event if event is not None else steps[-1][0]
         self.broker.publish(
             "verdict",
             {
                 "n": n,
                 "t": time.time(),
                 "source": source,
-                "event": shown,
+                "event": shown_event,
                 "verdict": verdict,
                 "snapshot": snapshot,
                 "steps": [
@@ -339,7 +396,7 @@ class GameService:
         for listener in self.listeners:
             # A listener's failure is its own: the event is stored and published.
             with contextlib.suppress(Exception):
-                listener(shown, verdict, source)
+                listener(shown_event, verdict, source)
         return Submitted(n, verdict, snapshot)
 
     def _follow_steps(
@@ -350,12 +407,14 @@ class GameService:
         """:meth:`_follow` over several stored steps: an accepted ``undo`` takes one
         back, another accepted event adds one; then matched to the game's history."""
         for (step, answer), (n, by) in zip(steps, stored, strict=True):
-            if not answer.get("ok"):
+            if step.get("type") == "amend":  # an amendment's marker: not the game's
                 continue
-            if step.get("type") == "undo":
+            ok = bool(answer.get("ok"))
+            if ok and step.get("type") == "undo":
                 del self.applied[-1:]
-            else:
+            elif ok:
                 self.applied.append((n, by))
+            self.round_log.note(n, by, step, answer, self.applied, refused=not ok)
         size = history_size(self.game)
         while len(self.applied) < size:  # (an event the tracker kept though refused)
             self.applied.append(stored[-1])
@@ -417,6 +476,10 @@ class GameService:
                 raise ServiceError(str(exc)) from exc
             except ValueError as exc:
                 raise ServiceError(f"cannot correct to that card: {exc}", 400) from exc
+
+    def reload(self, store: Store) -> None:
+        """Rebuild the game from what is stored (after a failure half-way)."""
+        self._reload(store)
 
     def _reload(self, store: Store) -> None:
         self._question = None

@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS events (
     match_id    INTEGER NOT NULL REFERENCES matches(id),
     n           INTEGER NOT NULL,       -- 1, 2, ... within the match, in order applied
     at          REAL NOT NULL,
-    source      TEXT NOT NULL,          -- referee | vision | system
+    source      TEXT NOT NULL,          -- referee | vision | system | inferred | amend
     event       TEXT NOT NULL,          -- the DESIGN.md event, JSON
     verdict     TEXT NOT NULL,          -- the tracker's verdict, JSON
     ok          INTEGER NOT NULL,
@@ -228,28 +228,43 @@ class Store:
         ``client_id`` is the poster's own id for the event: a second event with the same
         one is refused by the database (see :meth:`event_by_client_id`).
         """
+        return self.append_events(match_id, [(event, verdict, source, client_id)], rounds=rounds)[0]
+
+    def append_events(
+        self,
+        match_id: int,
+        steps: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], str, str | None]],
+        *,
+        rounds: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> list[int]:
+        """Append several ``(event, verdict, source, client_id)`` in ONE transaction
+        (all or none: a server killed half-way through an amendment or a healing keeps
+        none of its steps, never half of them); their numbers, in order."""
+        numbers: list[int] = []
         with self._tx():
             row = self.conn.execute(
                 "SELECT COALESCE(MAX(n), 0) + 1 FROM events WHERE match_id = ?", (match_id,)
             ).fetchone()
-            n = int(row[0])
-            self.conn.execute(
-                "INSERT INTO events (match_id, n, at, source, event, verdict, ok, client_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id,
-                    n,
-                    time.time(),
-                    source,
-                    json.dumps(dict(event)),
-                    json.dumps(dict(verdict)),
-                    1 if verdict.get("ok") else 0,
-                    client_id,
-                ),
-            )
+            first = int(row[0])
+            for n, (event, verdict, source, client_id) in enumerate(steps, start=first):
+                self.conn.execute(
+                    "INSERT INTO events (match_id, n, at, source, event, verdict, ok, client_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        match_id,
+                        n,
+                        time.time(),
+                        source,
+                        json.dumps(dict(event)),
+                        json.dumps(dict(verdict)),
+                        1 if verdict.get("ok") else 0,
+                        client_id,
+                    ),
+                )
+                numbers.append(n)
             if rounds is not None:
                 self._replace_rounds(match_id, rounds)
-        return n
+        return numbers
 
     def events(self, match_id: int) -> list[dict[str, Any]]:
         """The match's events, in the order they were applied."""

@@ -89,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
             for raw in source:
                 if b'"rules"' in raw and (change := _rules_change(raw)) is not None:
                     write(_switch_rules(game, change))
+                elif b'"amend"' in raw and _amend_marker(raw):
+                    write(AMEND_NOTE)
                 else:
                     write(apply_json(raw).dumps(language))
                 write("\n")
@@ -99,6 +101,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"uno-table referee: reading {args.file} failed: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+#: The verdict line of an amendment's marker (the tablet's timeline): the undos and the
+#: events it applied are the lines before it; the marker itself changes nothing.
+AMEND_NOTE = json.dumps({"ok": True, "alerts": [], "amend": "the lines before it"})
+
+
+def _amend_marker(raw: bytes) -> bool:
+    """Whether the line is an amendment's marker (``{"type": "amend", ...}``)."""
+    try:
+        event = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(event, dict) and event.get("type") == "amend"
 
 
 def _rules_change(raw: bytes) -> dict[str, object] | None:

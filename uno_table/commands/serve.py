@@ -17,6 +17,7 @@ import argparse
 import os
 import sqlite3
 import sys
+from pathlib import Path
 
 from uno_table.commands.referee import add_rule_arguments, rules_of
 
@@ -52,7 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--token", default=None, help="referee token (default: $UNO_TABLE_TOKEN or random)"
     )
-    parser.add_argument("--layout", default=None, help="table layout JSON (calibrate-table)")
+    parser.add_argument(
+        "--layout",
+        default=None,
+        help="table layout JSON (calibrate-table, or the camera check at /camera, which saves "
+        "it there; default: DB.layout.json beside the database, read when it exists)",
+    )
     parser.add_argument(
         "--new-match", action="store_true", help="start a new match instead of resuming"
     )
@@ -76,6 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def default_layout_file(db: str) -> str:
+    """Where the table's layout is kept without ``--layout``: beside the database
+    (``club.db`` -> ``club.layout.json``)."""
+    path = Path(db)
+    return str(path.with_name(path.stem + ".layout.json"))
+
+
 def parse_players(text: str) -> list[str]:
     players = [p.strip() for p in text.split(",") if p.strip()]
     if len(players) < 2 or len(set(players)) != len(players):
@@ -93,13 +106,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"uno-table serve: {exc}", file=sys.stderr)
         return 2
-    if args.layout:
+    # The camera check (/camera) saves the layout to --layout, else beside the database,
+    # where the next start finds it.
+    layout_file = args.layout or default_layout_file(args.db)
+    layout_path = args.layout or (layout_file if Path(layout_file).is_file() else None)
+    if layout_path:
         from vision.calibration import TableLayout
 
         try:
-            layout = TableLayout.load(args.layout)
+            layout = TableLayout.load(layout_path)
         except (OSError, ValueError) as exc:
-            print(f"uno-table serve: bad --layout {args.layout}: {exc}", file=sys.stderr)
+            print(f"uno-table serve: bad --layout {layout_path}: {exc}", file=sys.stderr)
             return 2
         if len(layout.seats) != len(players):
             print(
@@ -119,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             db=args.db,
             token=args.token or os.environ.get("UNO_TABLE_TOKEN"),
-            layout=args.layout,
+            layout=layout_path,
+            layout_file=layout_file,
             new_match=args.new_match,
             models_dir=args.models,
             video_fps=args.video_fps,

@@ -48,6 +48,7 @@
     renderHealth(ui.health);
     renderLog();
     if (ui.alerts && !$("#alert").hidden) showAlert(ui.alerts, true);
+    document.dispatchEvent(new CustomEvent("uno:changed"));
   }
 
   // -- sound (generated, no asset) ------------------------------------------------
@@ -377,6 +378,7 @@
       const snap = JSON.parse(ev.data);
       render(snap);
       refreshLog();
+      document.dispatchEvent(new CustomEvent("uno:changed"));
     });
     es.addEventListener("health", (ev) => renderHealth(JSON.parse(ev.data)));
     es.addEventListener("verdict", (ev) => {
@@ -394,6 +396,7 @@
       if (alerts.length) showAlert(alerts);
       // Inferred events were stored before this one: read the log again.
       if ((msg.steps || []).length > 1) refreshLog();
+      document.dispatchEvent(new CustomEvent("uno:changed"));
     });
   }
 
@@ -497,6 +500,23 @@
     $("#dlg-catch").showModal();
   }
 
+  // An event in words, without its number or source: "Play Red 7 · Bob".
+  function eventWords(e) {
+    const evNames = (window.I18N[ui.lang] || {}).ev || {};
+    return (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "")
+      + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
+      + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "")
+      + (e.count && e.count > 1 ? " ×" + e.count : "");
+  }
+
+  // Who said so: the camera, the referee, the system (a demo's deal), an event the
+  // tracker inferred from what the camera saw, or one an amendment judged again.
+  function sourceWords(source) {
+    const whoKey = { vision: "by_camera", referee: "by_referee", system: "by_system",
+      inferred: "by_inferred", amend: "by_amend" };
+    return whoKey[source] ? t(whoKey[source]) : source;
+  }
+
   // A sentence for a logged event: "#17 Play Red 7 · Bob (camera)".
   function describe(n, e, source) {
     const evNames = (window.I18N[ui.lang] || {}).ev || {};
@@ -504,15 +524,11 @@
       return "#" + n + " " + (evNames.rules || "rules") + " · " + rulesText(e)
         + (source ? " — " + t("by_" + (source === "referee" ? "referee" : "system")) : "");
     }
-    const what = (evNames[e.type] || e.type) + (e.card ? " " + cardLabel(e.card) : "")
-      + (e.cards ? " " + e.cards.map(cardLabel).join(", ") : "")
-      + (e.color ? " (" + t(e.color) + ")" : "") + (e.player ? " · " + e.player : "")
-      + (e.count && e.count > 1 ? " ×" + e.count : "");
-    // Who said so: the camera, the referee, the system (a demo's deal), or an event the
-    // tracker inferred from what the camera saw.
-    const whoKey = { vision: "by_camera", referee: "by_referee", system: "by_system", inferred: "by_inferred" };
-    const who = source ? " — " + (whoKey[source] ? t(whoKey[source]) : source) : "";
-    return "#" + n + " " + what + who;
+    if (e.type === "amend") {  // the referee amended a past event (timeline.js)
+      return "#" + n + " " + t("amend_log_" + e.action, { n: e.n, what: e.event ? eventWords(e.event) : "" })
+        + (source ? " — " + sourceWords(source) : "");
+    }
+    return "#" + n + " " + eventWords(e) + (source ? " — " + sourceWords(source) : "");
   }
 
   function openUndo() {
@@ -735,6 +751,11 @@
       setTimeout(() => { $("#video").src = "/video.mjpg?" + Date.now(); }, 2000);
     });
   }
+
+  // What timeline.js (the round's events, amending one) uses of this page.
+  window.UNO = {
+    ui, t, el, post, toast, showAlert, pickCard, describe, eventWords, alertText, players, cardLabel,
+  };
 
   function start() {
     // A referee link carries ?token=...: keep it on this device, drop it from the URL.

@@ -2,7 +2,7 @@
 //
 // A shortcut presses the page's own button, so it does exactly what a tap does (and
 // nothing when that button is hidden: spectators have none). Keys: D draw (or take
-// the penalty), P pass, L play…, F flip…, U undo…, C correct card…, S start round…,
+// the penalty), P pass, L play…, F flip…, U undo…, C correct card…, T timeline…, S start round…,
 // E end round…, 1-4 name red/yellow/green/blue. Not while a dialog is open or a field
 // has the focus.
 "use strict";
@@ -10,7 +10,7 @@
 (function () {
   const KEYS = {
     d: "#btn-draw", p: "#btn-pass", l: "#btn-play", f: "#btn-flip", u: "#btn-undo",
-    c: "#btn-correct", s: "#btn-start-round", e: "#btn-end-round",
+    c: "#btn-correct", t: "#btn-timeline", s: "#btn-start-round", e: "#btn-end-round",
     1: '.controls-panel [data-color="red"]', 2: '.controls-panel [data-color="yellow"]',
     3: '.controls-panel [data-color="green"]', 4: '.controls-panel [data-color="blue"]',
   };
