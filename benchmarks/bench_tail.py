@@ -55,6 +55,8 @@ ANCHOR_SEED = 7100
 #: A rendered card this uncovered gets its true face as the anchor's target.
 ANCHOR_VISIBLE = 0.6
 ANCHOR_SMOOTH = 0.05
+#: Rendered crops a face among the anchors.
+FACE_ANCHORS = 20
 
 
 def photo_cache() -> dict[str, dict[str, Any]]:
@@ -73,10 +75,54 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
+    """Every anchor: crops of rendered games (:func:`game_anchors`, two sets of seeds)
+    and rendered crops of every face (:func:`face_anchors`)."""
+    parts = [
+        game_anchors(tuner, ANCHOR_SEED, ANCHOR_GAMES, "-v2"),
+        game_anchors(tuner, ANCHOR_SEED + ANCHOR_GAMES, ANCHOR_GAMES, "-b"),
+        face_anchors(tuner),
+    ]
+    return np.concatenate([a for a, _ in parts]), np.concatenate([b for _, b in parts])
+
+
+def _smoothed(y: np.ndarray, n_faces: int) -> np.ndarray:
+    hard = np.full((len(y), n_faces), ANCHOR_SMOOTH / n_faces, np.float32)
+    hard[np.arange(len(y)), y] += 1 - ANCHOR_SMOOTH
+    return hard
+
+
+def face_anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
+    """Rendered crops of every face (three editions, cut along the true corners with
+    the detector's jitter; ``FACE_ANCHORS`` a face), upright and turned, true faces."""
+    path = CACHE / f"anchors-faces-{FACE_ANCHORS}.npz"
+    if path.exists():
+        d = np.load(path)
+        return d["x"], d["p"]
+    import tempfile
+
+    import cv2
+
+    from synth.render.dataset import write_classifier_dataset
+
+    index = {n: i for i, n in enumerate(tuner.names)}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_classifier_dataset(Path(tmp), FACE_ANCHORS, 0, seed=78, crop=96)
+        files = sorted((root / "train").glob("*/*.jpg"))
+        crops = np.stack([cv2.imread(str(f)) for f in files])
+        y = np.array([index[f.parent.name] for f in files])
+    x = tuner.features(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+    p = _smoothed(np.concatenate([y, y]), len(tuner.names))
+    np.savez_compressed(path, x=x.astype(np.float16), p=p)
+    return x, p
+
+
+def game_anchors(
+    tuner: TailTuner, first_seed: int, games: int, tag: str
+) -> tuple[np.ndarray, np.ndarray]:
     """Layer-6 maps of detector crops of rendered game frames and their soft targets
     (cached): the true face (smoothed) where the crop is a card the renderer says is at
     least ``ANCHOR_VISIBLE`` uncovered, else the committed classifier's probabilities."""
-    path = CACHE / f"anchors-{ANCHOR_GAMES}-v2.npz"
+    path = CACHE / f"anchors-{games}{tag}.npz"
     if path.exists():
         d = np.load(path)
         return d["x"], d["p"]
@@ -90,8 +136,8 @@ def anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
     index = {n: i for i, n in enumerate(tuner.names)}
     crops, labels = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for g in range(ANCHOR_GAMES):
-            seed = ANCHOR_SEED + g
+        for g in range(games):
+            seed = first_seed + g
             video = Path(tmp) / f"g{seed}.mp4"
             render_video(simulated_game(seed, players=3 + g % 2, turns=8), video, seed=seed)
             layout = json.loads(video.with_name(video.name + ".layout.json").read_text())

@@ -45,6 +45,10 @@ class ModelFilesMissing(FileNotFoundError):
     """The models folder lacks the recogniser's weights."""
 
 
+class DeckFileError(ValueError):
+    """A deck calibration file that cannot be read (the message names it)."""
+
+
 class _Runner(Protocol):
     def __call__(self, batch: F32) -> list[F32]: ...
 
@@ -522,7 +526,13 @@ class CardRecognizer:
         if calib_path is not None and calib_path.suffix == ".onnx":
             if not calib_path.exists():
                 raise ModelFilesMissing(f"missing deck classifier {calib_path}")
-            clf = _runtime_runner(calib_path, backend if backend != "torch" else "onnx")
+            try:
+                clf = _runtime_runner(calib_path, backend if backend != "torch" else "onnx")
+            except Exception as exc:  # a truncated or foreign file: say which and what to do
+                raise DeckFileError(
+                    f"cannot read the deck classifier {calib_path} ({exc}); run "
+                    "calibrate-deck again or delete the file"
+                ) from exc
             clf_file = calib_path
         elif calib_path is not None:
             if is_deck_head(calib_path):

@@ -107,3 +107,12 @@ def test_the_command_writes_the_deck_classifier_and_a_head_sets_it_aside(
     assert not (models / "deck.onnx").exists()
     loaded = CardRecognizer.load(models)
     assert loaded.head is not None and loaded.classifier_file == models / "classifier.onnx"
+
+
+def test_a_broken_deck_classifier_is_named_with_what_to_do(tmp_path: Path) -> None:
+    from vision.recognition import DeckFileError
+
+    broken = tmp_path / "deck.onnx"
+    broken.write_bytes(b"not an onnx model")
+    with pytest.raises(DeckFileError, match="(?s)deck.onnx.*calibrate-deck again or delete"):
+        CardRecognizer.load(calibration=broken)

@@ -15,7 +15,8 @@ read-out fitted on real photos of several editions; see models/README.md).
 Examples:
   uno-table calibrate-deck my-deck-photos/
   uno-table calibrate-deck --general
-  uno-table calibrate-deck shared/data/real-cards --per-face 1 --skip-held-out --out /tmp/deck.npz
+  uno-table calibrate-deck shared/data/real-cards --per-face 1 --skip-held-out --out /tmp/deck.onnx
+  uno-table calibrate-deck my-deck-photos/ --head            # the last layer only, in seconds
 """
 
 from __future__ import annotations
