@@ -114,5 +114,5 @@ def test_a_broken_deck_classifier_is_named_with_what_to_do(tmp_path: Path) -> No
 
     broken = tmp_path / "deck.onnx"
     broken.write_bytes(b"not an onnx model")
-    with pytest.raises(DeckFileError, match="(?s)deck.onnx.*calibrate-deck again or delete"):
+    with pytest.raises(DeckFileError, match=r"(?s)deck\.onnx.*calibrate-deck again or delete"):
         CardRecognizer.load(calibration=broken)
