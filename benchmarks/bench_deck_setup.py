@@ -9,7 +9,7 @@ then ``/deck/api/calibrate`` runs and its held-back check is read back.
 Prints: cards boxed per card laid out, names right as proposed (the taps a user
 saves), the held-back cards right before and after calibration, seconds.
 
-    python benchmarks/bench_deck_setup.py [--source soloskino] [--per-photo 48]
+    python benchmarks/bench_deck_setup.py [--source soloskino] [--per-photo 24]
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def where(photo: dict[str, Any], card: dict[str, Any]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--source", default="soloskino")
-    parser.add_argument("--per-photo", type=int, default=48)
+    parser.add_argument("--per-photo", type=int, default=24)
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     args = parser.parse_args()
     photos = sorted((MORE / args.source).glob("*/*.jpg"))

@@ -3,8 +3,9 @@
 :class:`DeckSetup` reads the user's photos with a recogniser of its own (loaded on
 first use, so the live loop's is never called from two threads), fits the deck
 with :mod:`vision.deck_fit` the way ``uno-table calibrate-deck`` does, and when the
-user keeps it, writes ``deck.npz`` into the models folder (atomically) and hands
-the read-out to the live loop's recogniser, if there is one running.
+user keeps it, writes ``deck.onnx`` (the classifier with its last stages fitted to
+the deck, :mod:`vision.deck_tail`) into the models folder (atomically) and has the
+live loop's recogniser, if one is running, classify with it.
 
 >>> setup = DeckSetup("no/such/models")
 >>> setup.status()["saved"], setup.camera_frame() is None
@@ -53,7 +54,19 @@ class DeckSetup:
         return Path(MODELS_DIR)
 
     def deck_path(self) -> Path:
-        return self._models() / "deck.npz"
+        from vision.recognition import DECK_CLASSIFIER_FILE
+
+        return self._models() / DECK_CLASSIFIER_FILE
+
+    def _tuner(self) -> Any:
+        """A fresh fitter of the shipped classifier's last stages."""
+        from vision.deck_tail import TailTuner
+        from vision.recognition import CLASSIFIER_PT
+
+        try:
+            return TailTuner.from_file(self._models() / CLASSIFIER_PT)
+        except Exception as exc:  # no weights, a broken file: said on the page
+            raise DeckError(f"cannot load the classifier to fit: {exc}", 503) from exc
 
     def recognizer(self) -> Any:
         """The deck setup's own recogniser, loaded on first use."""
@@ -66,15 +79,6 @@ class DeckSetup:
                 except Exception as exc:  # no weights, a broken file: said on the page
                     raise DeckError(f"cannot load the card recogniser: {exc}", 503) from exc
             return self._rec
-
-    def _general(self) -> Any:
-        """The general read-out a fit starts from (None: the classifier's own layer)."""
-        from vision.recognition import ModelFilesMissing, base_head
-
-        try:
-            return base_head(self._models())
-        except ModelFilesMissing:
-            return None
 
     # -- DeckVision ----------------------------------------------------------------
 
@@ -129,68 +133,79 @@ class DeckSetup:
         per_photo: int,
         progress: Progress,
     ) -> tuple[list[str], list[str], Any]:
-        from vision.deck_fit import augmented_embeddings
-        from vision.deck_head import DeckHead, HeadFit, fit_head
+        """Fit on ``train`` and read ``held`` with the shipped classifier and with that
+        fit (stage "check"); then fit on every card (stage "fit") for :meth:`use`."""
+        from vision.deck_fit import fit_deck_tail
 
         with self._lock:
             rec = self.recognizer()
-            start = self._general()
-            if start is None:  # the classifier's own last layer, taken as a head
-                raise DeckError("no general read-out (head.npz, classifier-head.npz)", 503)
             photos = _photos([*train, *held])
-            x, y = augmented_embeddings(
-                rec, photos, per_photo, progress=lambda _s, d, t: progress("crops", d, t)
-            )
-            fit = HeadFit()
             held_photos = photos[len(train) :]
             before: list[str] = []
             after: list[str] = []
             if held_photos:  # the fit without them, to read them with
-                n = len(train) * per_photo
-                check = fit_head(
-                    start, x[:n], y[:n], fit, progress=lambda s, t: progress("check", s, t)
+                shipped, check = self._tuner(), self._tuner()
+                fit_deck_tail(
+                    rec,
+                    photos[: len(train)],
+                    check,
+                    per_photo=per_photo,
+                    progress=_stages(progress, crops="crops", fitting="check"),
                 )
-                before = _read_cards(rec, start, held_photos)
+                before = _read_cards(rec, shipped, held_photos)
                 after = _read_cards(rec, check, held_photos)
-            deck: DeckHead = fit_head(start, x, y, fit, progress=lambda s, t: progress("fit", s, t))
-            return before, after, deck
+            tuner = self._tuner()
+            fit_deck_tail(
+                rec, photos, tuner, per_photo=per_photo, progress=_stages(progress, "fit", "fit")
+            )
+            return before, after, tuner.network()
 
     def use(self, deck: Any) -> dict[str, Any]:
-        """Write ``deck.npz`` (a temporary file renamed over it) and apply it."""
+        """Write ``deck.onnx`` (a temporary file renamed over it) and classify with it."""
+        from vision.deck_tail import export_onnx
+
         path = self.deck_path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".deck-", suffix=".npz", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=".deck-", suffix=".onnx", dir=path.parent)
         os.close(fd)
         try:
-            deck.save(Path(tmp))
+            export_onnx(deck, Path(tmp), self.recognizer().cls_imgsz)
             os.replace(tmp, path)
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise DeckError(f"cannot write {path}: {exc}", 500) from exc
-        self._apply(deck)
+        self._apply(path)
         self._in_use = True
         return self.status()
 
     def forget(self) -> dict[str, Any]:
-        path = self.deck_path()
+        """Delete the deck's files (``deck.onnx``, an older ``deck.npz``): the shipped
+        classifier reads again."""
+        from vision.recognition import DECK_FILE
+
         try:
-            path.unlink(missing_ok=True)
+            for path in (self.deck_path(), self._models() / DECK_FILE):
+                path.unlink(missing_ok=True)
         except OSError as exc:
             raise DeckError(f"cannot delete {path}: {exc}", 500) from exc
-        self._apply(self._general())
+        self._apply(None)
         self._in_use = False
         return self.status()
 
-    def _apply(self, head: Any) -> None:
-        """Read with ``head`` from now on: this setup's recogniser and the live one."""
+    def _apply(self, deck_file: Path | None) -> None:
+        """Classify with ``deck_file`` (None: the shipped classifier) from now on: this
+        setup's recogniser and the live one, with no read-out head or prototypes."""
+        from vision.recognition import CLASSIFIER_ONNX
+
         live_rec = getattr(self.live, "active_recognizer", None)
         with self._lock:
             for rec in (self._rec, live_rec):
-                if rec is not None and hasattr(rec, "set_head"):  # not a stand-in
+                if rec is not None and hasattr(rec, "use_classifier"):  # not a stand-in
                     if getattr(rec, "calibration", None) is not None:
                         rec.set_calibration(None)  # an older prototype calibration
-                    rec.set_head(head)
+                    rec.set_head(None)
+                    rec.use_classifier(deck_file or self._models() / CLASSIFIER_ONNX)
 
     def status(self) -> dict[str, Any]:
         path = self.deck_path()
@@ -230,15 +245,24 @@ def _photos(cards: Sequence[LabelledCard]) -> list[Any]:
     return out
 
 
-def _read_cards(rec: Any, head: Any, photos: Sequence[Any]) -> list[str]:
-    """Each photo's card named with ``head``, as the recogniser reads a card (the crop
-    upright and turned half a turn, the two answers averaged)."""
+def _stages(progress: Progress, crops: str, fitting: str) -> Any:
+    """``vision.deck_fit``'s stages ("augmenting", "fitting") as the page's."""
+
+    def report(stage: str, done: int, total: int) -> None:
+        progress(crops if stage == "augmenting" else fitting, done, total)
+
+    return report
+
+
+def _read_cards(rec: Any, tuner: Any, photos: Sequence[Any]) -> list[str]:
+    """Each photo's card named by ``tuner``'s classifier, as the recogniser reads a card
+    (the crop upright and turned half a turn, the two answers averaged)."""
     import numpy as np
 
     if not photos:
         return []
     crops = np.stack([rec.crops(p.image, p.quad[None])[0] for p in photos])
-    both = rec.embed_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
-    n = len(photos)
-    probs = (head.predict(both[:n]) + head.predict(both[n:])) / 2
-    return [head.names[int(k)] for k in probs.argmax(axis=1)]
+    probs = tuner.probs(tuner.features(crops)) + tuner.probs(
+        tuner.features(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    )
+    return [tuner.names[int(k)] for k in probs.argmax(axis=1)]

@@ -572,6 +572,17 @@ class CardRecognizer:
             raise ValueError("the head's faces are not the classifier's (another model?)")
         self.head = head
 
+    def use_classifier(self, path: Path) -> None:
+        """Classify with the ONNX classifier at ``path`` from now on (a deck's
+        ``deck.onnx``, or ``classifier.onnx`` again); its faces must be this one's."""
+        backend = self.backend if self.backend in ("onnx", "openvino") else "onnx"
+        try:
+            runner = _runtime_runner(Path(path), backend)
+        except Exception as exc:  # a truncated or foreign file
+            raise DeckFileError(f"cannot read the classifier {path} ({exc})") from exc
+        self._classifier = runner
+        self.classifier_file = Path(path)
+
     # ------------------------------------------------------------------ stages
     def find_cards(self, frame: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
         """Stage 1: corners ``(n, 4, 2)`` (TL TR BR BL), confidences, classes (0 card, 1 back)."""

@@ -12,9 +12,9 @@ rest of the app; every change needs the referee's token (see :mod:`web.api`).
 ``DELETE /deck/api/photos/<id>``       remove a photo (``/deck/api/photos``: all)
 ``POST /deck/api/label``               ``{"photo": 1, "card": 0, "face": "red-7"}``
                                        (``"face": null``: not a card to learn)
-``POST /deck/api/calibrate``           start the fit (``{"per_photo": 48}`` optional)
+``POST /deck/api/calibrate``           start the fit (``{"per_photo": 24}`` optional)
 ``GET  /deck/api/job``                 the fit's progress
-``POST /deck/api/use``                 save ``deck.npz`` and use it now
+``POST /deck/api/use``                 save ``deck.onnx`` and use it now
 ``POST /deck/api/forget``              delete it: back to the general read-out
 =====================================  ==============================================
 
@@ -37,7 +37,7 @@ bp = Blueprint("deck", __name__, url_prefix="/deck")
 #: Largest upload of photos in one request (the rest of the app keeps MAX_CONTENT_LENGTH).
 MAX_UPLOAD_BYTES = 40 * 1024 * 1024
 #: Augmented crops cut from each labelled card (``uno-table calibrate-deck --crops``).
-PER_PHOTO = 48
+PER_PHOTO = 24
 #: Most crops a request may ask for per card.
 MAX_PER_PHOTO = 256
 EXTENSION = "uno_deck"

@@ -4,8 +4,8 @@ The user lays cards out face up, photographs them (or grabs the camera's frame),
 the recogniser proposes a name for every card it boxes. Each box the user keeps is
 a labelled card; the user corrects the wrong names (or drops a box) with a tap.
 Calibrating holds back part of those cards (:func:`held_back`: second photos of
-faces), fits the deck on the rest, reads the held-back cards with the general
-read-out and with the fitted one, and fits again on every card for use. Any
+faces), fits the deck on the rest, reads the held-back cards with the shipped
+classifier and with the fitted one, and fits again on every card for use. Any
 change to the photos or names after that asks for a new calibration.
 
 The vision work (reading an image, fitting, saving the deck) is done by a

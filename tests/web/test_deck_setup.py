@@ -25,12 +25,9 @@ from playwright.sync_api import Page, expect
 from tests.web.helpers import AUTH, PLAYERS, TOKEN, LiveServer
 from uno_table.deck_setup import DeckSetup
 from uno_table.live import build_app
-from vision.deck_head import DeckHead
 from vision.detector import CardRecognizer
-from vision.recognition import base_head
 from web import create_app
 from web.deck import session_of
-from web.events import CARDS
 
 ROOT = Path(__file__).resolve().parents[2]
 MORE = ROOT.parent / "shared" / "data" / "more-cards"
@@ -72,7 +69,7 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's models, linked into a folder of their own (a deck is written there)."""
     out = tmp_path_factory.mktemp("models")
     for f in (ROOT / "models").iterdir():
-        if f.is_file() and f.name != "deck.npz":
+        if f.is_file() and not f.name.startswith("deck."):
             (out / f.name).symlink_to(f)
     return out
 
@@ -84,7 +81,7 @@ def deck_rec(models_dir: Path) -> CardRecognizer:
 
 @pytest.fixture
 def deck_app(models_dir: Path, deck_rec: CardRecognizer, tmp_path: Path) -> Iterator[Flask]:
-    deck_rec.set_head(None)
+    deck_rec.use_classifier(models_dir / "classifier.onnx")
     app = create_app(
         {
             "TESTING": True,
@@ -97,8 +94,8 @@ def deck_app(models_dir: Path, deck_rec: CardRecognizer, tmp_path: Path) -> Iter
     )
     yield app
     session_of(app).wait(JOB_TIMEOUT_S)
-    (models_dir / "deck.npz").unlink(missing_ok=True)
-    deck_rec.set_head(None)
+    (models_dir / "deck.onnx").unlink(missing_ok=True)
+    deck_rec.use_classifier(models_dir / "classifier.onnx")
 
 
 @pytest.fixture
@@ -282,7 +279,8 @@ def test_one_photo_per_face_calibrates_with_nothing_held_back(
     assert (result["held_back"], result["trained"], result["faces"]) == (0, 4, 4)
     assert result["cards"] == [] and result["before"] == result["after"] == 0
     assert deck.post("/deck/api/use", headers=AUTH).status_code == 200
-    assert DeckHead.load(models_dir / "deck.npz").names == tuple(sorted(CARDS))
+    deck_file = models_dir / "deck.onnx"
+    assert CardRecognizer.load(calibration=deck_file).classifier_file == deck_file
 
 
 def test_without_a_recogniser_the_page_says_so(client: FlaskClient) -> None:
@@ -369,33 +367,31 @@ def test_calibrate_measures_held_back_cards_and_the_live_loop_uses_the_deck(
         assert {c["key"] for c in result["cards"]} == {f"{p}/{c}" for p, c in held}
 
         # Use it: saved atomically in the models folder and read by both recognisers.
-        deck_file = models_dir / "deck.npz"
+        deck_file = models_dir / "deck.onnx"
         assert not deck_file.exists()
         r = client.post("/deck/api/use", headers=AUTH)
         assert r.status_code == 200 and r.json["deck"]["in_use"] is True
         assert r.json["deck"]["live_recognizer"] is True
-        saved = DeckHead.load(deck_file)
-        assert saved.names == tuple(live_rec.face_names)
+        assert CardRecognizer.load(calibration=deck_file).face_names == live_rec.face_names
         assert [p.name for p in models_dir.iterdir() if p.name.startswith(".deck-")] == []
         deck_rec = session_of(app).vision.recognizer()
         for rec in (live_rec, deck_rec):
-            assert rec.head is not None and np.array_equal(rec.head.weight, saved.weight)
+            assert rec.classifier_file == deck_file and rec.head is None
         image = cv2.imdecode(np.frombuffer(first, np.uint8), cv2.IMREAD_COLOR)
         read = live_rec.detect(image)
         h, w = image.shape[:2]
         truth = [FACES[:4][2 * (cy > h / 2) + (cx > w / 2)] for cx, cy in read.centers]
         assert sum(a == b for a, b in zip(read.card, truth, strict=True)) > was_right
 
-        # Forget it: the file is gone and the general read-out is back.
+        # Forget it: the file is gone and the shipped classifier reads again.
         r = client.post("/deck/api/forget", headers=AUTH)
         assert r.status_code == 200 and r.json["deck"]["in_use"] is False
         assert not deck_file.exists()
-        general = base_head(models_dir)
         for rec in (live_rec, deck_rec):
-            assert rec.head is not None and np.array_equal(rec.head.weight, general.weight)
+            assert rec.classifier_file == models_dir / "classifier.onnx" and rec.head is None
     finally:
         runner.stop()
-        (models_dir / "deck.npz").unlink(missing_ok=True)
+        (models_dir / "deck.onnx").unlink(missing_ok=True)
 
 
 # -- the page in a browser ----------------------------------------------------------

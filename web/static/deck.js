@@ -37,9 +37,9 @@
     result_card: "{face}: {before} → {after}",
     failed: "Calibration failed: {m}",
     deck_in_use: "In use: your deck ({path}).",
-    deck_general: "In use: the general read-out (no deck file).",
+    deck_general: "In use: the classifier as shipped (no deck file).",
     deck_saved: "Deck saved and in use.",
-    deck_forgotten: "Deck forgotten: back to the general read-out.",
+    deck_forgotten: "Deck forgotten: back to the classifier as shipped.",
     unavailable: "Deck setup is not available: {m}",
   });
   Object.assign(window.I18N.zh, {
@@ -71,9 +71,9 @@
     result_card: "{face}：{before} → {after}",
     failed: "校准失败：{m}",
     deck_in_use: "正在使用：你的牌组（{path}）。",
-    deck_general: "正在使用：通用识别（没有牌组文件）。",
+    deck_general: "正在使用：出厂识别模型（没有牌组文件）。",
     deck_saved: "牌组已保存并开始使用。",
-    deck_forgotten: "已忘记牌组：恢复通用识别。",
+    deck_forgotten: "已忘记牌组：恢复出厂识别模型。",
     unavailable: "牌组设置不可用：{m}",
   });
 
