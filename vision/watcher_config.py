@@ -122,6 +122,9 @@ class WatcherConfig:
     carried_off_travel: float = 0.3  # ... going this much farther away: carried off
     unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
 
+    # -- arms as evidence (vision/hands.py, vision/watch/arm_draws.py) -------------------
+    arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)
+
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
     predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead
     gate_per_frame_gap: float = 4.0  # the gate grows this much per second between looks

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from synth.video import OracleDetector, RenderResult, render_video, simulated_game
+from uno_table.cli import main
 from vision.calibration import TableLayout
 from vision.hands import ArmWatch
 from vision.watcher import Watcher
@@ -78,3 +80,28 @@ def test_an_arm_from_the_left_edge_is_the_left_seat_and_a_card_alone_is_none(
     assert [s.seat for s in seen] == [1, 1]
     assert arms.seat_for(0.25) == 1
     assert arms.seat_for(9.0) is None  # long after: nothing
+
+
+def _replay(res: RenderResult, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
+    """``uno-table replay --json --oracle`` on the video: its score against the truth."""
+    argv = ["replay", str(res.path), "--json", "--oracle", "--rules", "house"]
+    argv += ["--truth", str(res.truth_path), "--referee-from-truth", *extra]
+    capsys.readouterr()
+    assert main(argv) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    tail: dict[str, Any] = lines[-1]
+    return tail
+
+
+@pytest.mark.slow
+def test_uno_table_replay_seats_covered_plays_from_arms(
+    covered: RenderResult, capsys: pytest.CaptureFixture[str]
+) -> None:
+    armed = _replay(covered, capsys)
+    bare = _replay(covered, capsys, "--no-arms")
+    assert armed["summary"]["errors"] == bare["summary"]["errors"] == 0
+    m, b = armed["metrics"], bare["metrics"]
+    assert m["play"]["matched"] == b["play"]["matched"] > 0  # arms change no play
+    # Without arms a card first seen on the pile has no seat; with them nearly all do.
+    assert b["seat_accuracy_play"] <= 0.34
+    assert m["seat_accuracy_play"] >= 0.8

@@ -4,28 +4,23 @@ way out of the draw pile points)."""
 from __future__ import annotations
 
 import math
-from typing import Protocol
 
+from vision.arm_probe import ArmProbe
 from vision.calibration import bearing_of
 from vision.tracks import (
     Track,
 )
 from vision.watch.state import WatcherState
 
-
-class ArmProbe(Protocol):
-    """Arms seen reaching in from the table's edge (:class:`vision.hands.ArmWatch`)."""
-
-    def seat_for(self, first_t: float) -> int | None:
-        """The seat of the arm at the pile around a card first seen at ``first_t``."""
-        ...
+__all__ = ["ArmProbe", "SeatRules"]
 
 
 class SeatRules(WatcherState):
     """The seat of a play or a draw."""
 
     #: Optional: when a card's own way in says nothing (a hand covered it until it
-    #: lay on the pile), the arm that brought it does. Whoever has the frames feeds it.
+    #: lay on the pile), the arm that brought it does. Whoever has the frames feeds it
+    #: (:class:`vision.pipeline.TablePipeline` lends it its :class:`vision.hands.ArmWatch`).
     arms: ArmProbe | None = None
 
     def _seat_of(self, group: list[Track], card: float) -> int | None:
