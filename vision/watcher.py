@@ -71,6 +71,7 @@ from vision.tracks import (
     card_color,
     card_value,
 )
+from vision.watch.arm_draws import ArmDrawRules, CardDraw
 from vision.watch.draws import DrawRules
 from vision.watch.plays import PlayRules
 from vision.watch.state import PileEntry
@@ -173,6 +174,8 @@ class Watcher(PlayRules, DrawRules, TakeBackRules):
         # lost: to the detector a wild's black face may look like a card's back.
         self._backs_landed: deque[Track] = deque(maxlen=self.cfg.remembered)
         self._lost_arrivals: deque[Track] = deque(maxlen=self.cfg.remembered)
+        self._arm_draws = ArmDrawRules(self.cfg)
+        self._card_draws: deque[CardDraw] = deque(maxlen=self.cfg.remembered)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 
@@ -236,6 +239,7 @@ class Watcher(PlayRules, DrawRules, TakeBackRules):
             self._looks.popleft()
         events: list[dict[str, object]] = []
         events += self._draws(t, card)
+        events += self._draws_by_arms(t)
         if events:
             self._play_is_last = False
         events += self._plays(t, card)

@@ -1,4 +1,5 @@
-"""Draws: a face-down card leaving the draw pile for a seat."""
+"""Draws: a face-down card leaving the draw pile for a seat; or, when no card was
+seen, an arm at the draw pile going back to its seat (:mod:`vision.watch.arm_draws`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from vision.tracks import (
     Track,
     same_moments,
 )
+from vision.watch.arm_draws import CardDraw
 from vision.watch.seats import SeatRules
 
 
@@ -39,11 +41,22 @@ class DrawRules(SeatRules):
             if (far or near_gone) and not self._second_box(tr, card):
                 tr.drawn = True
                 seat = self._seat_of_draw(x, y, dcx, dcy)
+                if self.arms is not None and self._arm_draws.drew(seat, t):
+                    continue  # the arm that took it was counted already
+                self._card_draws.append(CardDraw(t, seat))
                 ev: dict[str, object] = {"type": "draw"}
                 if seat is not None:
                     ev["player"] = self.players[seat]
                 out.append(ev)
         return out
+
+    def _draws_by_arms(self, t: float) -> list[dict[str, object]]:
+        """Draws no card was seen for: an arm at the draw pile that went back."""
+        if self.arms is None:
+            return []
+        recent = [d for d in self._card_draws if t - d.t <= self.cfg.looks_s]
+        seats = self._arm_draws.step(self.arms, t, recent)
+        return [{"type": "draw", "player": self.players[s]} for s in seats]
 
     def _second_box(self, tr: Track, card: float) -> bool:
         """Was this back only ever seen beside a back tracked longer, at the same moments?

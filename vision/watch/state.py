@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from vision.calibration import TableLayout
 from vision.pile_probe import PileColorProbe
 from vision.tracks import BACK, CardTracker, Detection, Track
+from vision.watch.arm_draws import ArmDrawRules, CardDraw
 from vision.watcher_config import WatcherConfig
 
 
@@ -56,6 +57,9 @@ class WatcherState:
     _backs_landed: deque[Track]
     _lost_arrivals: deque[Track]
     quiet_takebacks: list[float]
+    #: Draws from arms (a hand hid the card), and the card rules' draws lately.
+    _arm_draws: ArmDrawRules
+    _card_draws: deque[CardDraw]
 
     @property
     def layout(self) -> TableLayout:

@@ -1,0 +1,136 @@
+"""Draws whose card was never seen: an arm at the draw pile going back to its seat.
+
+A hand that covers the card it carries hides a draw from the recogniser: no
+face-down card is ever seen leaving the draw pile (``covering-hand``, draws recall
+0%). The arm is seen (:class:`vision.arm_probe.ArmProbe`): it comes in from its
+player's side, its far end stops at the draw pile, and it goes back without
+going on to the discard pile (that would be a flip, or a play passing by).
+
+:class:`ArmDrawRules` reads the arm sightings as they come and keeps, per seat, the
+*visit* going on (sightings no further apart than ``arm_draw_gone_s``). A visit
+ends when its arm has not been seen at a pile for ``arm_draw_gone_s``; it is a
+draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
+least ``arm_draw_looks`` frames, and afterwards at the discard pile in at most an
+``arm_draw_discard_share`` of its frames. A draw the card rules saw (a face-down
+card leaving the pile, :mod:`vision.watch.draws`) is not counted again: the
+watcher tells :meth:`ArmDrawRules.step` of the card draws it made, and asks
+:meth:`ArmDrawRules.drew` before it makes one.
+
+>>> from vision.arm_probe import DISCARD, DRAW, ArmSighting
+>>> from vision.watcher_config import WatcherConfig
+>>> class Arms:
+...     def __init__(self, seen): self.seen = seen
+...     def seat_for(self, first_t): return None
+...     def sightings_since(self, t): return [s for s in self.seen if s.t >= t]
+>>> at = lambda t, seat, pile: ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD)
+>>> arms = Arms([at(i / 30, 3, DRAW) for i in range(10)])     # seat 3 at the draw pile
+>>> rules = ArmDrawRules(WatcherConfig())
+>>> rules.step(arms, 0.35, []), rules.step(arms, 0.7, [])
+([], [3])
+>>> flip = Arms([at(i / 30, 0, DRAW if i < 10 else DISCARD) for i in range(30)])
+>>> ArmDrawRules(WatcherConfig()).step(flip, 2.0, [])         # went on to the discard pile
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vision.arm_probe import DISCARD, DRAW, ArmProbe, ArmSighting
+from vision.watcher_config import WatcherConfig
+
+__all__ = ["ArmDrawRules", "ArmVisit", "CardDraw"]
+
+
+@dataclass
+class ArmVisit:
+    """One arm's reach to the piles: from its first sighting to its last."""
+
+    seat: int
+    t0: float
+    t1: float
+    #: When its far end was first and last at the draw pile, and in how many frames.
+    draw_t0: float = math.inf
+    draw_t1: float = -math.inf
+    draw_looks: int = 0
+    #: Frames after the first at the draw pile, and those of them at the discard pile.
+    after_draw: int = 0
+    discard_after_draw: int = 0
+
+    def add(self, s: ArmSighting) -> None:
+        self.t1 = s.t
+        if self.draw_looks:
+            self.after_draw += 1
+            if s.pile == DISCARD:
+                self.discard_after_draw += 1
+        if s.pile == DRAW:
+            self.draw_t0 = min(self.draw_t0, s.t)
+            self.draw_t1 = s.t
+            self.draw_looks += 1
+
+
+@dataclass(frozen=True)
+class CardDraw:
+    """A draw the card rules made: when, and for which seat (None: unknown)."""
+
+    t: float
+    seat: int | None
+
+
+class ArmDrawRules:
+    """Draws from arms: ``step(arms, t, card_draws) -> seats that drew``."""
+
+    def __init__(self, config: WatcherConfig) -> None:
+        self.cfg = config
+        self._read_to = -math.inf  # sightings up to here have been read
+        self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
+        #: The visits taken for draws lately (the card rules ask :meth:`drew`).
+        self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
+
+    def step(self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw]) -> list[int]:
+        """Read the arms seen since the last step; the seats of the visits that ended
+        as draws now. ``card_draws`` are the card rules' draws of the last while."""
+        seats = []
+        for s in arms.sightings_since(self._read_to):
+            if s.t <= self._read_to:
+                continue
+            self._read_to = s.t
+            visit = self._open.get(s.seat)
+            if visit is not None and s.t - visit.t1 >= self.cfg.arm_draw_gone_s:
+                del self._open[s.seat]  # it ended before this arm came (steps far apart)
+                if self._ended(visit, card_draws):
+                    seats.append(visit.seat)
+                visit = None
+            if visit is None:
+                visit = self._open[s.seat] = ArmVisit(s.seat, s.t, s.t)
+            visit.add(s)
+        for seat, visit in list(self._open.items()):
+            if t - visit.t1 >= self.cfg.arm_draw_gone_s:
+                del self._open[seat]
+                if self._ended(visit, card_draws):
+                    seats.append(seat)
+        return seats
+
+    def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
+        """Was this visit, just ended, a draw no card was seen for? (Kept if so.)"""
+        cfg = self.cfg
+        if visit.draw_looks < cfg.arm_draw_looks:
+            return False
+        if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
+            return False  # passing over the draw pile on the way elsewhere
+        if visit.discard_after_draw > cfg.arm_draw_discard_share * visit.after_draw:
+            return False  # it went on to the discard pile: a flip, or a play
+        lo = visit.t0 - cfg.arm_draw_card_s
+        if any(d.t >= lo and d.seat in (None, visit.seat) for d in card_draws):
+            return False  # the card was seen drawn
+        self.drawn.append(visit)
+        return True
+
+    def drew(self, seat: int | None, t: float) -> bool:
+        """Did an arm of ``seat`` draw the card the card rules see drawn at ``t``?"""
+        slack = self.cfg.arm_draw_card_s
+        end = self.cfg.arm_draw_gone_s + slack
+        return any(v.seat == seat and v.t0 - slack <= t <= v.t1 + end for v in self.drawn)
