@@ -126,8 +126,9 @@ class WatcherConfig:
     arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)
     arm_draw_gone_s: float = 0.3  # an arm not seen at a pile this long went back: its visit ended
     arm_draw_looks: int = 4  # a visit is a draw when its far end was at the draw pile this often
-    arm_draw_dwell_s: float = 0.1  # ... over at least this long (not passing by) ...
+    arm_draw_dwell_s: float = 0.2  # ... over at least this long (not passing by) ...
     arm_draw_discard_share: float = 0.2  # ... and then at the discard pile in at most this share
+    arm_draw_after_discard_s: float = 1.0  # ... and it was not at the discard pile this recently
     arm_draw_card_s: float = 0.5  # a card seen drawn this near a visit's time: that visit's card
 
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------

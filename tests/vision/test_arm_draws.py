@@ -86,6 +86,21 @@ def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
     assert [e["type"] for e in feed(table, arms)] == ["flip"]
 
 
+def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing() -> None:
+    table = started()
+    start = len(table.frames)
+    table.still(90)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 20), "Cy", DISCARD)  # Cy's arm puts a card down ...
+    arms.at(range(start + 32, start + 44), "Cy", DRAW)  # ... and goes back by the draw pile
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+    # The same reach a while later is a draw.
+    later = ScriptedArms()
+    later.at(range(start, start + 20), "Cy", DISCARD)
+    later.at(range(start + 55, start + 67), "Cy", DRAW)
+    assert feed(table, later)[1:] == [{"type": "draw", "player": "Cy"}]
+
+
 def test_an_arm_only_brushing_the_draw_pile_draws_nothing() -> None:
     table = started()
     start = len(table.frames)

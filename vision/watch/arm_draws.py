@@ -11,7 +11,9 @@ going on to the discard pile (that would be a flip, or a play passing by).
 ends when its arm has not been seen at a pile for ``arm_draw_gone_s``; it is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
 least ``arm_draw_looks`` frames, and afterwards at the discard pile in at most an
-``arm_draw_discard_share`` of its frames. A draw the card rules saw (a face-down
+``arm_draw_discard_share`` of its frames; and it is no arm going back from the
+discard pile past the draw pile (that seat's arm was at the discard pile
+``arm_draw_after_discard_s`` or more before). A draw the card rules saw (a face-down
 card leaving the pile, :mod:`vision.watch.draws`) is not counted again: the
 watcher tells :meth:`ArmDrawRules.step` of the card draws it made, and asks
 :meth:`ArmDrawRules.drew` before it makes one.
@@ -23,9 +25,9 @@ watcher tells :meth:`ArmDrawRules.step` of the card draws it made, and asks
 ...     def seat_for(self, first_t): return None
 ...     def sightings_since(self, t): return [s for s in self.seen if s.t >= t]
 >>> at = lambda t, seat, pile: ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD)
->>> arms = Arms([at(i / 30, 3, DRAW) for i in range(10)])     # seat 3 at the draw pile
+>>> arms = Arms([at(i / 30, 3, DRAW) for i in range(12)])     # seat 3 at the draw pile
 >>> rules = ArmDrawRules(WatcherConfig())
->>> rules.step(arms, 0.35, []), rules.step(arms, 0.7, [])
+>>> rules.step(arms, 0.4, []), rules.step(arms, 0.7, [])
 ([], [3])
 >>> flip = Arms([at(i / 30, 0, DRAW if i < 10 else DISCARD) for i in range(30)])
 >>> ArmDrawRules(WatcherConfig()).step(flip, 2.0, [])         # went on to the discard pile
@@ -59,6 +61,12 @@ class ArmVisit:
     #: Frames after the first at the draw pile, and those of them at the discard pile.
     after_draw: int = 0
     discard_after_draw: int = 0
+    #: When its far end was last at the discard pile.
+    discard_t1: float = -math.inf
+    #: How long before its first frame at the draw pile this seat's arm was last at
+    #: the discard pile in an earlier visit (an arm going back from a play, seen
+    #: again as it passes the draw pile).
+    since_discard: float = math.inf
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
@@ -66,6 +74,8 @@ class ArmVisit:
             self.after_draw += 1
             if s.pile == DISCARD:
                 self.discard_after_draw += 1
+        if s.pile == DISCARD:
+            self.discard_t1 = s.t
         if s.pile == DRAW:
             self.draw_t0 = min(self.draw_t0, s.t)
             self.draw_t1 = s.t
@@ -87,13 +97,15 @@ class ArmDrawRules:
         self.cfg = config
         self._read_to = -math.inf  # sightings up to here have been read
         self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
+        #: Per seat, when its arm was last at the discard pile (in visits that ended).
+        self._last_discard: dict[int, float] = {}
         #: The visits taken for draws lately (the card rules ask :meth:`drew`).
         self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
 
     def step(self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw]) -> list[int]:
         """Read the arms seen since the last step; the seats of the visits that ended
         as draws now. ``card_draws`` are the card rules' draws of the last while."""
-        seats = []
+        seats: list[int] = []
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
                 continue
@@ -106,6 +118,8 @@ class ArmDrawRules:
                 visit = None
             if visit is None:
                 visit = self._open[s.seat] = ArmVisit(s.seat, s.t, s.t)
+            if s.pile == DRAW and not visit.draw_looks:
+                visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)
         for seat, visit in list(self._open.items()):
             if t - visit.t1 >= self.cfg.arm_draw_gone_s:
@@ -117,12 +131,16 @@ class ArmDrawRules:
     def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
         """Was this visit, just ended, a draw no card was seen for? (Kept if so.)"""
         cfg = self.cfg
+        if visit.discard_t1 > -math.inf:
+            self._last_discard[visit.seat] = visit.discard_t1
         if visit.draw_looks < cfg.arm_draw_looks:
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
             return False  # passing over the draw pile on the way elsewhere
         if visit.discard_after_draw > cfg.arm_draw_discard_share * visit.after_draw:
             return False  # it went on to the discard pile: a flip, or a play
+        if visit.since_discard < cfg.arm_draw_after_discard_s:
+            return False  # the arm going back from the discard pile, past the draw pile
         lo = visit.t0 - cfg.arm_draw_card_s
         if any(d.t >= lo and d.seat in (None, visit.seat) for d in card_draws):
             return False  # the card was seen drawn

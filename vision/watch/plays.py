@@ -151,8 +151,15 @@ class PlayRules(SeveralCardRules, SeatRules):
             # A card just put down lies on top, uncovered: it is seen clearly at least
             # once. A face that came up only in unsure looks at the heap is a guess.
             return False
+        # An arm reached the pile from a seat and went back just as the card showed: it
+        # was put down (a hand covered it on the way), not a pile card misread.
+        put_down = self._put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
-        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, since):
+        if (
+            not tr.was_outside_discard
+            and not put_down
+            and self._read_beside_pile_card(tr, card, since)
+        ):
             # Moved about on the pile only, and a pile card is seen where it lies: two
             # whole cards cannot lie in one place, it is that card misread (its own box
             # blinks now and then while the other reads it).
@@ -178,7 +185,9 @@ class PlayRules(SeveralCardRules, SeatRules):
                 return False
         if arrived:
             return True
-        if self._read_beside_pile_card(tr, card) or self._once_read_as_pile_card(tr, card):
+        if not put_down and (
+            self._read_beside_pile_card(tr, card) or self._once_read_as_pile_card(tr, card)
+        ):
             return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
@@ -186,6 +195,10 @@ class PlayRules(SeveralCardRules, SeatRules):
             self.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def _put_down_by_arm(self, tr: Track) -> bool:
+        """Did an arm bring this card, first seen on the pile (a covering hand)?"""
+        return self.arms is not None and self.arms.seat_for(tr.first_t) is not None
 
     def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
         """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
