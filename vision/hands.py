@@ -54,6 +54,7 @@ class ArmConfig:
     work_width: int = 160  # work on a copy this many pixels wide (speed; 4x smaller at 640)
     diff: int = 20  # a pixel changed: this much brighter or darker in a channel
     settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
+    join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
     relight_share: float = 0.5  # this share of the frame changed at once: the light, not an arm
     min_area: float = 0.08  # an arm covers at least this many card faces
     reach: float = 1.6  # its far end comes within this of the discard pile's centre
@@ -123,7 +124,8 @@ class ArmWatch:
             self._still = small.copy()
             return []
         # Skin close to the table's colour leaves only parts of an arm: join them.
-        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+        join = np.ones((cfg.join_px, cfg.join_px), np.uint8)
+        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, join))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         card_area = (self.layout.card_px / to_layout) ** 2 / 1.5
         ring = np.zeros_like(moved, dtype=bool)
