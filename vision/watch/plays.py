@@ -3,8 +3,9 @@ first card on an empty pile, the flip); a card lost as it lands, taken up by a h
 box, or a wild taken for a back all the way in; no ink, no card.
 
 The rules read the card tracker's tracks (:mod:`vision.tracks`) and the pile as the
-watcher believes it (:class:`vision.watch.state.PileEntry`); they are mixed into
-:class:`vision.watcher.Watcher`, whose state they share (:class:`WatcherState`).
+watcher believes it (:class:`vision.watch.state.PileEntry`), through the
+:class:`WatcherState` the watcher hands them, and ask the seat rules and the
+several-card rules they are made with.
 """
 
 from __future__ import annotations
