@@ -11,6 +11,7 @@ code (tests lend it a stand-in). An :class:`ArmSighting` is one arm in one frame
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,7 +30,8 @@ class ArmSighting:
     ``entry`` is where it crosses the frame's edge, ``tip`` its far end (full-size
     pixels); ``seat`` is the seat whose side ``entry`` is on; ``pile`` the pile its
     tip is nearest to (among those it reaches); ``at_discard`` whether the tip
-    reaches the discard pile at all (an arm drawing may pass near it).
+    reaches the discard pile at all (an arm drawing may pass near it); ``to_draw``
+    how far the tip is from the draw pile's centre, in card lengths.
     """
 
     t: float
@@ -38,6 +40,7 @@ class ArmSighting:
     tip: tuple[float, float]
     pile: str = DISCARD
     at_discard: bool = True
+    to_draw: float = math.inf  # how far its tip is from the draw pile's centre, in card lengths
 
 
 class ArmProbe(Protocol):

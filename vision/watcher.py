@@ -270,7 +270,12 @@ class Watcher:
         events += self.draws.step(t, card)
         if events:
             st.play_is_last = False
-        events += self.plays.step(t, card)
+        plays = self.plays.step(t, card)
+        for ev in plays:
+            if ev.get("player") in st.players:
+                # Its arm was at the discard pile, seen or not: going back is no draw.
+                self.draws.arm_draws.played(st.players.index(str(ev["player"])), t)
+        events += plays
         retraction = self.takebacks.step(t, card)
         if retraction:
             st.play_is_last = False

@@ -3,6 +3,7 @@ seat is a draw when no card was seen drawn; made-up arm sightings, no pictures."
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
@@ -32,8 +33,11 @@ class ScriptedArms:
     def at(self, frames: range, player: str, pile: str) -> None:
         """``player``'s arm reaches ``pile`` in these frames."""
         for i in frames:
+            near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
             self.seen.append(
-                ArmSighting(i / FPS, SEATS[player], (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD)
+                ArmSighting(
+                    i / FPS, SEATS[player], (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near
+                )
             )
 
     def seat_for(self, first_t: float) -> int | None:
@@ -155,3 +159,35 @@ def test_the_settings_are_the_config_s() -> None:
         arms.now = i / FPS
         events += w.update(frame_detections(frame), i / FPS)
     assert [e["type"] for e in events] == ["flip"]  # 15 looks are not enough for 20
+
+
+def test_no_draw_before_the_starter_is_turned_up() -> None:
+    # The dealer's arm takes the starter from the draw pile; it is seen on the
+    # discard pile only later (a hand covered it).
+    table = Table()
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(5, 20), "Ann", DRAW)
+    assert feed(table, arms) == []
+
+
+def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:
+    table = started()
+    start = len(table.frames)
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 15), "Bob", DRAW)
+    arms.seen = [dataclasses.replace(s, to_draw=0.9) for s in arms.seen]  # a hand passing over
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_the_arm_of_a_play_seen_by_its_card_going_back_draws_nothing() -> None:
+    # Dee's card is seen coming in (her arm is not): the arm seen after, at the draw
+    # pile on its way back, is no draw.
+    table = started()
+    table.bring(["red-7"], SEAT_EDGE["Dee"])
+    start = len(table.frames)
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(start + 8, start + 20), "Dee", DRAW)
+    assert feed(table, arms)[1:] == [{"type": "play", "card": "red-7", "player": "Dee"}]

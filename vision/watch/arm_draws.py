@@ -10,12 +10,16 @@ going on to the discard pile (that would be a flip, or a play passing by).
 *visit* going on (sightings no further apart than ``arm_draw_gone_s``). A visit
 ends when its arm has not been seen at a pile for ``arm_draw_gone_s``; it is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
-least ``arm_draw_looks`` frames, and afterwards at the discard pile in at most an
+least ``arm_draw_looks`` frames, came within ``arm_draw_near`` of the pile's
+centre, and was afterwards at the discard pile in at most an
 ``arm_draw_discard_share`` of its frames; and it is no arm going back from the
 discard pile past the draw pile (that seat's arm was at the discard pile
-``arm_draw_after_discard_s`` or more before). A draw the card rules saw (a face-down
-card leaving the pile, :mod:`vision.watch.draws`) is not counted again: the
-watcher tells :meth:`ArmDrawRules.step` of the card draws it made, and asks
+``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
+seat play: :meth:`ArmDrawRules.played`). No draw comes before the round's first
+card is turned up (the dealer's arm at the draw pile then takes the starter). A
+draw the card rules saw (a face-down card leaving the pile,
+:mod:`vision.watch.draws`) is not counted again: the watcher tells
+:meth:`ArmDrawRules.step` of the card draws it made, and asks
 :meth:`ArmDrawRules.drew` before it makes one.
 
 >>> from vision.arm_probe import DISCARD, DRAW, ArmSighting
@@ -24,7 +28,9 @@ watcher tells :meth:`ArmDrawRules.step` of the card draws it made, and asks
 ...     def __init__(self, seen): self.seen = seen
 ...     def seat_for(self, first_t): return None
 ...     def sightings_since(self, t): return [s for s in self.seen if s.t >= t]
->>> at = lambda t, seat, pile: ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD)
+>>> def at(t, seat, pile):  # to_draw: 0.3 card lengths at the draw pile, else 1.7
+...     near = 0.3 if pile == DRAW else 1.7
+...     return ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near)
 >>> arms = Arms([at(i / 30, 3, DRAW) for i in range(12)])     # seat 3 at the draw pile
 >>> rules = ArmDrawRules(WatcherConfig())
 >>> rules.step(arms, 0.4, []), rules.step(arms, 0.7, [])
@@ -58,6 +64,8 @@ class ArmVisit:
     draw_t0: float = math.inf
     draw_t1: float = -math.inf
     draw_looks: int = 0
+    #: The nearest its far end came to the draw pile's centre, in card lengths.
+    to_draw: float = math.inf
     #: Frames after the first at the draw pile, and those of them at the discard pile.
     after_draw: int = 0
     discard_after_draw: int = 0
@@ -76,6 +84,7 @@ class ArmVisit:
                 self.discard_after_draw += 1
         if s.pile == DISCARD:
             self.discard_t1 = s.t
+        self.to_draw = min(self.to_draw, s.to_draw)
         if s.pile == DRAW:
             self.draw_t0 = min(self.draw_t0, s.t)
             self.draw_t1 = s.t
@@ -137,6 +146,8 @@ class ArmDrawRules:
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
             return False  # passing over the draw pile on the way elsewhere
+        if visit.to_draw > cfg.arm_draw_near:
+            return False  # near the draw pile, never at it: a hand passing over the table
         if visit.discard_after_draw > cfg.arm_draw_discard_share * visit.after_draw:
             return False  # it went on to the discard pile: a flip, or a play
         if visit.since_discard < cfg.arm_draw_after_discard_s:
@@ -146,6 +157,11 @@ class ArmDrawRules:
             return False  # the card was seen drawn
         self.drawn.append(visit)
         return True
+
+    def played(self, seat: int, t: float) -> None:
+        """The watcher saw ``seat`` play at ``t`` (by its card): its arm was at the
+        discard pile then, whether or not the arm was seen there."""
+        self._last_discard[seat] = max(t, self._last_discard.get(seat, -math.inf))
 
     def drew(self, seat: int | None, t: float) -> bool:
         """Did an arm of ``seat`` draw the card the card rules see drawn at ``t``?"""

@@ -71,6 +71,8 @@ class DrawRules:
             return []
         recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
         seats = self.arm_draws.step(self.state.arms, t, recent)
+        if not self.state.pile:
+            return []  # before the starter is turned up: the dealer's arm takes it
         return [{"type": "draw", "player": self.state.players[s]} for s in seats]
 
     def _second_box(self, tr: Track, card: float) -> bool:
