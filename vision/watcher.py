@@ -272,9 +272,11 @@ class Watcher:
             st.play_is_last = False
         plays = self.plays.step(t, card)
         for ev in plays:
-            if ev.get("player") in st.players:
+            if ev.get("type") in ("play", "flip"):
                 # Its arm was at the discard pile, seen or not: going back is no draw.
-                self.draws.arm_draws.played(st.players.index(str(ev["player"])), t)
+                who = ev.get("player")
+                seat = st.players.index(who) if isinstance(who, str) and who in st.players else None
+                self.draws.arm_draws.played(seat, t)
         events += plays
         retraction = self.takebacks.step(t, card)
         if retraction:

@@ -47,6 +47,13 @@ class ScriptedArms:
         return [s for s in self.seen if t <= s.t <= self.now]
 
 
+def begun() -> Table:
+    """A round under way: the starter turned up a second ago (the dealer's arm gone)."""
+    table = started()
+    table.still(30)
+    return table
+
+
 def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = arms
@@ -59,7 +66,7 @@ def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
 
 def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
     for player in PLAYERS:
-        table = started()
+        table = begun()
         start = len(table.frames)
         table.still(60)  # the hand covers the card: only the piles are seen
         arms = ScriptedArms()
@@ -69,7 +76,7 @@ def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
 
 
 def test_without_arms_a_covered_draw_is_not_seen() -> None:
-    table = started()
+    table = begun()
     table.still(60)
     w = Watcher(LAYOUT, PLAYERS)
     events = [e for i, f in enumerate(table.frames) for e in w.update(frame_detections(f), i / 30)]
@@ -79,7 +86,7 @@ def test_without_arms_a_covered_draw_is_not_seen() -> None:
 def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
     # The dealer's arm takes the starter from the draw pile to the discard pile
     # (a flip), and an arm passes over the draw pile on its way to the discard pile.
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(80)
     arms = ScriptedArms()
@@ -91,7 +98,7 @@ def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
 
 
 def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(90)
     arms = ScriptedArms()
@@ -106,7 +113,7 @@ def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothin
 
 
 def test_an_arm_only_brushing_the_draw_pile_draws_nothing() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(40)
     arms = ScriptedArms()
@@ -115,7 +122,7 @@ def test_an_arm_only_brushing_the_draw_pile_draws_nothing() -> None:
 
 
 def test_a_card_seen_drawn_is_one_draw_with_its_arm() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.draw_card(SEAT_EDGE["Bob"])
     table.still(30)
@@ -126,7 +133,7 @@ def test_a_card_seen_drawn_is_one_draw_with_its_arm() -> None:
 
 def test_the_arm_first_and_the_card_after_is_one_draw() -> None:
     # The arm's visit ends before the card rules take the card for drawn.
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(30)
     table.draw_card(SEAT_EDGE["Bob"])
@@ -137,7 +144,7 @@ def test_the_arm_first_and_the_card_after_is_one_draw() -> None:
 
 
 def test_two_draws_by_arm_are_two_draws() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(90)
     arms = ScriptedArms()
@@ -147,7 +154,7 @@ def test_two_draws_by_arm_are_two_draws() -> None:
 
 
 def test_the_settings_are_the_config_s() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(60)
     arms = ScriptedArms()
@@ -172,7 +179,7 @@ def test_no_draw_before_the_starter_is_turned_up() -> None:
 
 
 def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:
-    table = started()
+    table = begun()
     start = len(table.frames)
     table.still(60)
     arms = ScriptedArms()
@@ -184,10 +191,23 @@ def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:
 def test_the_arm_of_a_play_seen_by_its_card_going_back_draws_nothing() -> None:
     # Dee's card is seen coming in (her arm is not): the arm seen after, at the draw
     # pile on its way back, is no draw.
-    table = started()
+    table = begun()
     table.bring(["red-7"], SEAT_EDGE["Dee"])
     start = len(table.frames)
     table.still(60)
     arms = ScriptedArms()
     arms.at(range(start + 8, start + 20), "Dee", DRAW)
     assert feed(table, arms)[1:] == [{"type": "play", "card": "red-7", "player": "Dee"}]
+
+
+def test_the_dealer_s_arm_leaving_after_the_flip_draws_nothing() -> None:
+    # The starter's card is seen only on the pile (no seat); the dealer's arm, seen
+    # at the draw pile as it leaves, put that card down.
+    table = Table()
+    table.still(5)
+    start = len(table.frames)
+    table.still(10, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    table.still(60, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    arms = ScriptedArms()
+    arms.at(range(start + 8, start + 20), "Ann", DRAW)
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]

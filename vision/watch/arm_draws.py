@@ -15,8 +15,10 @@ centre, and was afterwards at the discard pile in at most an
 ``arm_draw_discard_share`` of its frames; and it is no arm going back from the
 discard pile past the draw pile (that seat's arm was at the discard pile
 ``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
-seat play: :meth:`ArmDrawRules.played`). No draw comes before the round's first
-card is turned up (the dealer's arm at the draw pile then takes the starter). A
+seat play: :meth:`ArmDrawRules.played`), and no card of that seat (or of no
+known seat) was put down during the visit. No visit begun before the round's first
+card has lain on the pile ``arm_draw_after_discard_s`` is a draw (the dealer's arm
+takes the starter from the draw pile, and goes back). A
 draw the card rules saw (a face-down card leaving the pile,
 :mod:`vision.watch.draws`) is not counted again: the watcher tells
 :meth:`ArmDrawRules.step` of the card draws it made, and asks
@@ -66,6 +68,8 @@ class ArmVisit:
     draw_looks: int = 0
     #: The nearest its far end came to the draw pile's centre, in card lengths.
     to_draw: float = math.inf
+    #: Begun before the round's first card was turned up (the dealer takes it).
+    before_start: bool = False
     #: Frames after the first at the draw pile, and those of them at the discard pile.
     after_draw: int = 0
     discard_after_draw: int = 0
@@ -108,12 +112,17 @@ class ArmDrawRules:
         self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
         #: Per seat, when its arm was last at the discard pile (in visits that ended).
         self._last_discard: dict[int, float] = {}
+        #: The plays (and flips) the watcher made lately: (seat or None, time).
+        self._plays: deque[tuple[int | None, float]] = deque(maxlen=config.remembered)
         #: The visits taken for draws lately (the card rules ask :meth:`drew`).
         self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
 
-    def step(self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw]) -> list[int]:
+    def step(
+        self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw], started: bool = True
+    ) -> list[int]:
         """Read the arms seen since the last step; the seats of the visits that ended
-        as draws now. ``card_draws`` are the card rules' draws of the last while."""
+        as draws now. ``card_draws`` are the card rules' draws of the last while;
+        ``started``: the round's first card is on the discard pile."""
         seats: list[int] = []
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
@@ -127,6 +136,7 @@ class ArmDrawRules:
                 visit = None
             if visit is None:
                 visit = self._open[s.seat] = ArmVisit(s.seat, s.t, s.t)
+                visit.before_start = not started
             if s.pile == DRAW and not visit.draw_looks:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)
@@ -142,7 +152,7 @@ class ArmDrawRules:
         cfg = self.cfg
         if visit.discard_t1 > -math.inf:
             self._last_discard[visit.seat] = visit.discard_t1
-        if visit.draw_looks < cfg.arm_draw_looks:
+        if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
             return False  # passing over the draw pile on the way elsewhere
@@ -155,13 +165,20 @@ class ArmDrawRules:
         lo = visit.t0 - cfg.arm_draw_card_s
         if any(d.t >= lo and d.seat in (None, visit.seat) for d in card_draws):
             return False  # the card was seen drawn
+        # A card put down from just before the visit (the same arm, seen a moment
+        # later) to its end.
+        lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + cfg.arm_draw_gone_s
+        if any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays):
+            return False  # this arm (or one of no known seat) put a card down meanwhile
         self.drawn.append(visit)
         return True
 
-    def played(self, seat: int, t: float) -> None:
-        """The watcher saw ``seat`` play at ``t`` (by its card): its arm was at the
-        discard pile then, whether or not the arm was seen there."""
-        self._last_discard[seat] = max(t, self._last_discard.get(seat, -math.inf))
+    def played(self, seat: int | None, t: float) -> None:
+        """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at
+        ``t``: its arm was at the discard pile then, seen there or not."""
+        self._plays.append((seat, t))
+        if seat is not None:
+            self._last_discard[seat] = max(t, self._last_discard.get(seat, -math.inf))
 
     def drew(self, seat: int | None, t: float) -> bool:
         """Did an arm of ``seat`` draw the card the card rules see drawn at ``t``?"""

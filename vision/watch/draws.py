@@ -70,9 +70,11 @@ class DrawRules:
         if self.state.arms is None:
             return []
         recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
-        seats = self.arm_draws.step(self.state.arms, t, recent)
-        if not self.state.pile:
-            return []  # before the starter is turned up: the dealer's arm takes it
+        # The dealer's arm takes the starter from the draw pile and goes back after
+        # it lies on the discard pile: no draw until a while after the flip.
+        pile = self.state.pile
+        started = bool(pile) and t - pile[0].t >= self.cfg.arm_draw_after_discard_s
+        seats = self.arm_draws.step(self.state.arms, t, recent, started=started)
         return [{"type": "draw", "player": self.state.players[s]} for s in seats]
 
     def _second_box(self, tr: Track, card: float) -> bool:
