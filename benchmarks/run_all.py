@@ -13,7 +13,17 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("referee", "recognizer", "watcher", "styles", "heal", "heal_replay", "web", "league")
+ORDER = (
+    "referee",
+    "recognizer",
+    "watcher",
+    "styles",
+    "arms",
+    "heal",
+    "heal_replay",
+    "web",
+    "league",
+)
 
 
 def main(argv: list[str]) -> int:
