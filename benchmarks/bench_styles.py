@@ -17,9 +17,11 @@ The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
 labels, box jitter; cards less than 40% uncovered unseen), and with
 ``--model-videos N`` also the trained recogniser on the first N videos per style.
 
-With ``--arms STYLES`` (default ``covering-hand``) the oracle runs on those styles
-are repeated with arms as evidence (``vision.hands.ArmWatch`` fed every frame and
-lent to the watcher's seat rules), and the seats compared.
+The runs look for arms as the runtime does (``vision.hands.ArmWatch``, fed every
+frame by the pipeline and lent to the watcher: the seat of a covered card, a draw
+never seen). With ``--no-arms STYLES`` (default ``covering-hand``) the oracle runs
+on those styles are repeated without arms (``replay --no-arms``), and the seats
+and draws compared.
 
 Prints a markdown table and writes the figures to docs/watcher-styles.json.
 """
@@ -30,21 +32,15 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-
 from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
 from synth.styles import HELD_OUT_STYLES, STYLES, TUNING_STYLES  # noqa: E402
 from synth.video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
-from vision.calibration import TableLayout  # noqa: E402
-from vision.hands import ArmWatch  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench-styles"
 FIRST_SEED = 601
@@ -92,7 +88,8 @@ def row(name: str, f: dict[str, Any]) -> str:
 def row_seats(f: dict[str, Any]) -> str:
     return (
         f"seats {f['seat_accuracy'] * 100:.1f}% (n={f['seats']['n']}), plays "
-        f"{f['play']['precision'] * 100:.1f} / {f['play']['recall'] * 100:.1f}%"
+        f"{f['play']['precision'] * 100:.1f} / {f['play']['recall'] * 100:.1f}%, draws "
+        f"{f['draw']['precision'] * 100:.1f} / {f['draw']['recall'] * 100:.1f}%"
     )
 
 
@@ -124,54 +121,12 @@ def measure(videos: dict[str, list[Path]], make: Any, n: int | None = None) -> d
     return {"styles": {s: figures(r) for s, r in per.items()}, "groups": groups}
 
 
-class FeedArms:
-    """The oracle, also showing every frame to an :class:`ArmWatch` (bench wiring only:
-    the pipeline does not feed one yet)."""
-
-    def __init__(self, inner: OracleDetector, arms: ArmWatch, fps: float) -> None:
-        self.inner, self.arms, self.fps = inner, arms, fps
-        self.index = 0
-
-    def seek(self, index: int) -> None:
-        self.index = index
-        self.inner.seek(index)
-
-    def detect(self, frame: Any) -> Any:
-        self.arms.update(frame, self.index / self.fps)
-        return self.inner.detect(frame)
-
-
-@contextmanager
-def watcher_with_arms(arms: list[ArmWatch]) -> Iterator[None]:
-    """Watchers made meanwhile get ``arms[0]`` as their ``arms``."""
-    import vision.watcher
-
-    plain = vision.watcher.Watcher
-
-    class ArmedWatcher(plain):  # type: ignore[misc,valid-type]
-        def __init__(self, *a: Any, **k: Any) -> None:
-            super().__init__(*a, **k)
-            self.arms = arms[0]
-
-    vision.watcher.Watcher = ArmedWatcher  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        vision.watcher.Watcher = plain  # type: ignore[misc]
-
-
-def with_arms(videos: dict[str, list[Path]]) -> dict[str, Any]:
+def without_arms(videos: dict[str, list[Path]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for style, paths in videos.items():
-        runs = []
-        for v in paths:
-            fps = cv2.VideoCapture(str(v)).get(cv2.CAP_PROP_FPS)
-            arms = ArmWatch(TableLayout.load(str(v) + ".layout.json"))
-            with watcher_with_arms([arms]):
-                oracle = OracleDetector(str(v) + ".boxes.jsonl", seed=7)
-                runs.append(run(v, FeedArms(oracle, arms, fps)))
+        runs = [run(v, OracleDetector(str(v) + ".boxes.jsonl", seed=7), arms=False) for v in paths]
         out[style] = figures(runs)
-        print(row(f"{style} + arms", out[style]), flush=True)
+        print(row(f"{style} without arms", out[style]), flush=True)
     return out
 
 
@@ -181,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--videos", type=int, default=2, help="videos (games) per style")
     ap.add_argument("--turns", type=int, default=12, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=0, help="trained recogniser: videos/style")
-    ap.add_argument("--arms", default="covering-hand", help="styles to replay with arms too")
+    ap.add_argument("--no-arms", default="covering-hand", help="styles to replay without arms too")
     ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-styles.json"))
     args = ap.parse_args(argv)
     styles = [s.strip() for s in args.styles.split(",") if s.strip()]
@@ -199,14 +154,14 @@ def main(argv: list[str] | None = None) -> int:
     }
     out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
     print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
-    arm_styles = [s for s in args.arms.split(",") if s in videos]
-    if arm_styles:
-        out["oracle_arms"] = with_arms({s: videos[s] for s in arm_styles})
-        print("\nseats with arms as evidence (true boxes):")
-        for s in arm_styles:
-            before, after = out["oracle"]["styles"][s], out["oracle_arms"][s]
+    bare_styles = [s for s in args.no_arms.split(",") if s in videos]
+    if bare_styles:
+        out["oracle_no_arms"] = without_arms({s: videos[s] for s in bare_styles})
+        print("\narms as evidence (true boxes):")
+        for s in bare_styles:
+            bare, armed = out["oracle_no_arms"][s], out["oracle"]["styles"][s]
             print(
-                f"| {s} | without arms: {row_seats(before)} | with arms: {row_seats(after)} |",
+                f"| {s} | without arms: {row_seats(bare)} | with arms: {row_seats(armed)} |",
                 flush=True,
             )
     if args.model_videos > 0:

@@ -63,7 +63,12 @@ def video_for(seed: int, turns: int) -> Path:
 
 
 def run(
-    video: Path, recognizer: Any, *, realtime: bool = False, skip_static: bool = False
+    video: Path,
+    recognizer: Any,
+    *,
+    realtime: bool = False,
+    skip_static: bool = False,
+    arms: bool = True,
 ) -> tuple[Any, list[dict[str, Any]]]:
     truth = load_log(str(video) + ".truth.jsonl")
     layout = TableLayout.load(str(video) + ".layout.json")
@@ -76,6 +81,7 @@ def run(
         round_event=truth[0],
         realtime=realtime,
         skip_static=skip_static,
+        arms=arms,
         referee=truth,
     )
     return res, truth

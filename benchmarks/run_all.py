@@ -18,6 +18,7 @@ ORDER = (
     "recognizer",
     "watcher",
     "styles",
+    "arms",
     "heal",
     "heal_replay",
     "web",

@@ -333,6 +333,7 @@ class LiveRunner:
                 available=True,
                 message="recognising cards",
                 ms_per_frame=round(result.detect_ms, 1),
+                arms_ms_per_frame=round(result.arms_ms, 1),
             )
         return result
 

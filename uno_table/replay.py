@@ -201,6 +201,7 @@ def replay_video(
     round_event: Event | None = None,
     realtime: bool = False,
     skip_static: bool = False,
+    arms: bool = True,
     referee: list[Event] | None = None,
     watcher_config: Any = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
@@ -220,7 +221,8 @@ def replay_video(
     ``challenge``) are applied a moment after their time, and the colour named with
     a wild or a several-card play is added to the play the watcher reports.
     ``watcher_config`` is a :class:`vision.watcher_config.WatcherConfig` (the
-    defaults without).
+    defaults without). ``arms`` (default) feeds the frames to an arm watch lent to
+    the watcher (:class:`vision.hands.ArmWatch`, docs/watcher.md); False: no arms.
 
     ``heal`` (default) wraps the game in a :class:`tracker.heal.Healer`: a refusal a
     missed event explains is healed, the inferred events recorded before the real
@@ -331,6 +333,7 @@ def replay_video(
         layout=layout,
         referee=ScriptedReferee(referee) if referee else None,
         skip_static=skip_static,
+        watch_arms=arms,
         config=watcher_config,
         on_note=note,
         observe=observe if healer is not None else None,

@@ -228,8 +228,10 @@ class TableSession:
     the first frame's (:func:`choose_layout`). ``on_note`` hears what was seen and not
     sent (:class:`NoteKind`). ``observe``, when given, hears the pile's top each frame
     (:data:`Observe`: the healer; its verdict is the caller's to publish).
-    ``skip_static`` and ``read_fan_colors`` are the
-    :class:`vision.pipeline.TablePipeline`'s; ``config`` the watcher's thresholds (the
+    ``skip_static``, ``read_fan_colors`` and ``watch_arms`` are the
+    :class:`vision.pipeline.TablePipeline`'s (arms: an
+    :class:`vision.hands.ArmWatch` fed the frames and lent to the watcher, unless
+    this is off or the config's ``arm_every`` is 0); ``config`` the watcher's thresholds (the
     table file's ``"watcher"`` settings, :meth:`vision.watcher_config.WatcherConfig.load`).
     """
 
@@ -243,6 +245,7 @@ class TableSession:
         referee: ScriptedReferee | None = None,
         skip_static: bool = False,
         read_fan_colors: bool = True,
+        watch_arms: bool = True,
         config: WatcherConfig | None = None,
         on_note: Callable[[Note], None] | None = None,
         observe: Observe | None = None,
@@ -254,6 +257,7 @@ class TableSession:
         self.referee = referee
         self.skip_static = skip_static
         self.read_fan_colors = read_fan_colors
+        self.watch_arms = watch_arms
         self.config = config
         self.on_note = on_note
         self.saved_layout = layout
@@ -295,6 +299,7 @@ class TableSession:
             watcher,
             skip_static=self.skip_static,
             read_fan_colors=self.read_fan_colors,
+            watch_arms=self.watch_arms,
         )
         return self.pipeline
 

@@ -5,8 +5,11 @@ its way in says nothing of who played it. The arm does: it crosses the edge of t
 picture on the player's side. :class:`ArmWatch` keeps, per frame, the things that
 changed against the still table (motion segmentation on a small copy of the
 frame), keeps those that cross the frame's edge and reach near the discard pile,
-and remembers from which side they came in. The watcher's seat rules ask it
-(:meth:`ArmWatch.seat_between`) when a card's own way in tells nothing.
+and remembers from which side they came in and which pile they reached. The
+watcher asks it through :class:`vision.arm_probe.ArmProbe`: its seat rules for the
+seat of a play whose card's own way in tells nothing (:meth:`ArmWatch.seat_for`),
+its draw rules for a draw whose card was never seen (an arm at the draw pile going
+back to its seat, :mod:`vision.watch.arm_draws`).
 
 >>> import numpy as np
 >>> from vision.calibration import TableLayout
@@ -21,31 +24,41 @@ and remembers from which side they came in. The watcher's seat rules ask it
 [0, 0]
 >>> arms.seat_between(0.0, 0.3)
 0
+>>> arms.update(None, 0.4)
+Traceback (most recent call last):
+...
+ValueError: no picture: an arm watch needs a colour frame (height x width x 3), not None
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.arm_probe import DISCARD, DRAW, ArmSighting
 from vision.calibration import TableLayout
+
+__all__ = ["ArmConfig", "ArmSighting", "ArmWatch"]
 
 
 @dataclass(frozen=True)
 class ArmConfig:
     """What counts as an arm at the pile; distances in card lengths, times in seconds."""
 
-    scale: float = 0.25  # work on a copy this much smaller (speed)
+    work_width: int = 160  # work on a copy this many pixels wide (speed; 4x smaller at 640)
     diff: int = 20  # a pixel changed: this much brighter or darker in a channel
     settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
+    join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
     relight_share: float = 0.5  # this share of the frame changed at once: the light, not an arm
     min_area: float = 0.08  # an arm covers at least this many card faces
     reach: float = 1.6  # its far end comes within this of the discard pile's centre
+    draw_reach: float = 1.0  # ... or within this of the draw pile's (an arm drawing)
     keep_s: float = 6.0  # how long sightings are kept
     last_s: float = 0.5  # seat_between votes over the last this-long of sightings
     min_frames: int = 2  # ... and needs this many
@@ -58,12 +71,18 @@ def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
 
 
-@dataclass(frozen=True)
-class ArmSighting:
-    t: float
-    seat: int
-    entry: tuple[float, float]  # where it crosses the frame's edge (full-size px)
-    tip: tuple[float, float]  # its far end
+def _check_frame(frame: object) -> npt.NDArray[np.uint8]:
+    """The frame as an 8-bit colour picture, or a clear error (a bad frame)."""
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(
+            "no picture: an arm watch needs a colour frame (height x width x 3), "
+            f"not {type(frame).__name__ if frame is not None else None}"
+        )
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 2 or frame.shape[1] < 2:
+        raise ValueError(f"not a colour frame (height x width x 3): shape {frame.shape}")
+    if frame.dtype != np.uint8:
+        raise ValueError(f"not an 8-bit frame: {frame.dtype}")
+    return frame
 
 
 class ArmWatch:
@@ -80,8 +99,11 @@ class ArmWatch:
     def update(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> list[ArmSighting]:
         """Look at one frame; returns (and keeps) the arms at the pile in it."""
         cfg = self.cfg
-        h, w = frame_bgr.shape[:2]
-        sw, sh = max(8, round(w * cfg.scale)), max(8, round(h * cfg.scale))
+        h, w = _check_frame(frame_bgr).shape[:2]
+        scale = min(1.0, cfg.work_width / w)
+        sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
+        # Back to the layout's pixels (a frame of another size than the layout's: scaled).
+        to_layout = self.layout.width / sw
         small = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
         if self._still is None or self._still.shape != small.shape or self._prev is None:
             self._still, self._prev = small.copy(), small
@@ -102,12 +124,15 @@ class ArmWatch:
             self._still = small.copy()
             return []
         # Skin close to the table's colour leaves only parts of an arm: join them.
-        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+        join = np.ones((cfg.join_px, cfg.join_px), np.uint8)
+        moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, join))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
-        card_area = (self.layout.card_px * cfg.scale) ** 2 / 1.5
+        card_area = (self.layout.card_px / to_layout) ** 2 / 1.5
         ring = np.zeros_like(moved, dtype=bool)
         ring[0, :] = ring[-1, :] = ring[:, 0] = ring[:, -1] = True
         cx, cy = self.layout.discard.center
+        dx, dy = self.layout.draw.center
+        card = self.layout.card_px
         found = []
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < cfg.min_area * card_area:
@@ -122,12 +147,16 @@ class ArmWatch:
             ey, ex = edge.mean(axis=0)
             ys, xs = np.nonzero(blob)
             far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
-            tip = (float(xs[far]) / cfg.scale, float(ys[far]) / cfg.scale)
-            if math.dist(tip, (cx, cy)) > cfg.reach * self.layout.card_px:
+            tip = (float(xs[far]) * to_layout, float(ys[far]) * to_layout)
+            to_discard, to_draw = math.dist(tip, (cx, cy)), math.dist(tip, (dx, dy))
+            at_discard = to_discard <= cfg.reach * card
+            at_draw = to_draw <= cfg.draw_reach * card
+            if not (at_discard or at_draw):
                 continue
-            entry = (float(ex) / cfg.scale, float(ey) / cfg.scale)
+            pile = DRAW if at_draw and (to_draw < to_discard or not at_discard) else DISCARD
+            entry = (float(ex) * to_layout, float(ey) * to_layout)
             seat = self.layout.seat_for_bearing(self.layout.bearing(*entry))
-            found.append(ArmSighting(t, seat, entry, tip))
+            found.append(ArmSighting(t, seat, entry, tip, pile, at_discard, to_draw / card))
         self.sightings.extend(found)
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()
@@ -139,7 +168,7 @@ class ArmWatch:
         Votes over the sightings of the last ``last_s`` seconds before the latest
         one in the window (an arm leaving the pile, not the one before it).
         """
-        seen = [s for s in self.sightings if t0 <= s.t <= t1]
+        seen = [s for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
         if len(seen) < self.cfg.min_frames:
             return None
         last = seen[-1].t
@@ -153,6 +182,10 @@ class ArmWatch:
     def seat_for(self, first_t: float) -> int | None:
         """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask)."""
         return self.seat_between(first_t - self.cfg.before_s, first_t + self.cfg.after_s)
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        """The arms seen at a pile from ``t`` on, oldest first (the watcher's draw rules)."""
+        return [s for s in self.sightings if s.t >= t]
 
     def reset(self) -> None:
         self._still = self._prev = None

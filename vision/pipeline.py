@@ -10,6 +10,17 @@ Unless ``read_fan_colors`` is off, the pipeline also keeps a
 :class:`vision.pile_colors.PileColors` on the frames and lends it to the watcher:
 it sees the colours of a fan's half-covered lower cards.
 
+Unless ``watch_arms`` is off (or the watcher's ``arm_every`` setting is 0), the
+pipeline keeps a :class:`vision.hands.ArmWatch` on every ``arm_every``-th frame and
+lends it to the watcher (``Watcher.arms``): the arm that reached in says who played
+a card a hand covered on its way, and who drew one never seen (docs/watcher.md,
+"Arms as evidence"). It costs about 2 ms a frame (``benchmarks/bench_arms.py``).
+
+A frame the picture helpers cannot read (``None``, the wrong shape, a corrupt
+buffer) costs their look at that frame only: the error is counted
+(``helper_errors``) and kept in ``last_helper_error``; the recogniser and the
+watcher carry on.
+
 Unless ``zoom_pile`` is off, a recogniser that can (``detect_focused``, as the
 trained one) looks at the discard pile a second time, cut out and enlarged: there
 the cards lie on each other and the whole frame shows them too small to box one by
@@ -41,6 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detections import Detections
+from vision.hands import ArmWatch
 from vision.pile_colors import PileColors
 from vision.watcher import Watcher
 
@@ -72,6 +84,7 @@ class PipelineResult:
     detect_ms: float = 0.0
     reused: bool = False  # the frame was still: detections of an earlier frame
     error: str | None = None
+    arms_ms: float = 0.0  # the arm watch's look at this frame (0: it did not look)
 
 
 class TablePipeline:
@@ -87,6 +100,7 @@ class TablePipeline:
         max_reuse_s: float = 0.5,
         read_fan_colors: bool = True,
         zoom_pile: bool = True,
+        watch_arms: bool = True,
     ) -> None:
         self.recognizer = recognizer
         self.watcher = watcher
@@ -94,6 +108,12 @@ class TablePipeline:
         if read_fan_colors:
             self.pile_colors = PileColors(watcher.layout)
             watcher.pile_colors = self.pile_colors
+        #: Look for arms every this many frames (0: never), the watcher's ``arm_every``.
+        self.arm_every = watcher.cfg.arm_every if watch_arms else 0
+        self.arms: ArmWatch | None = None
+        if self.arm_every > 0:
+            self.arms = ArmWatch(watcher.layout)
+            watcher.arms = self.arms
         self.skip_static = skip_static
         self.zoom_pile = zoom_pile
         self.static_threshold = static_threshold
@@ -102,6 +122,9 @@ class TablePipeline:
         self.errors = 0
         self.reused = 0
         self.last_error: str | None = None
+        #: Frames the picture helpers (pile colours, arms) could not look at.
+        self.helper_errors = 0
+        self.last_helper_error: str | None = None
         self.last: PipelineResult | None = None
         self._ref_small: npt.NDArray[np.float32] | None = None
         self._ref_t = -1e9
@@ -141,12 +164,12 @@ class TablePipeline:
     def process(self, image: Image, t: float) -> PipelineResult:
         """Recognise the cards of one frame and update the watcher."""
         self.frames += 1
-        if self.pile_colors is not None:
-            if self.pile_colors.layout != self.watcher.layout:  # the table was set anew
-                self.pile_colors = PileColors(self.watcher.layout)
-                self.watcher.pile_colors = self.pile_colors
-            self.pile_colors.update(image, t)
-        small = self._small(image) if self.skip_static else None
+        self._look_at_pile(image, t)
+        arms_ms = self._look_for_arms(image, t)
+        try:
+            small = self._small(image) if self.skip_static else None
+        except Exception:  # not a picture: the recogniser says what is wrong with it
+            small = None
         if small is not None and self._still(small, t):
             self.reused += 1
             res = PipelineResult(t, self._ref_dets, reused=True)
@@ -163,6 +186,37 @@ class TablePipeline:
             res = PipelineResult(t, dets, detect_ms=(time.perf_counter() - t0) * 1000)
             if small is not None:
                 self._ref_small, self._ref_t, self._ref_dets = small, t, dets
+        res.arms_ms = arms_ms
         res.events = self.watcher.update(res.detections, t)
         self.last = res
         return res
+
+    def _helper_failed(self, what: str, exc: Exception) -> None:
+        self.helper_errors += 1
+        self.last_helper_error = f"{what}: {type(exc).__name__}: {exc}"
+
+    def _look_at_pile(self, image: Image, t: float) -> None:
+        """The pile's colours see the frame (a frame they cannot read is skipped)."""
+        if self.pile_colors is None:
+            return
+        if self.pile_colors.layout != self.watcher.layout:  # the table was set anew
+            self.pile_colors = PileColors(self.watcher.layout)
+            self.watcher.pile_colors = self.pile_colors
+        try:
+            self.pile_colors.update(image, t)
+        except Exception as exc:  # a bad frame must not stop the game
+            self._helper_failed("pile colours", exc)
+
+    def _look_for_arms(self, image: Image, t: float) -> float:
+        """The arm watch sees every ``arm_every``-th frame; returns its milliseconds."""
+        if self.arms is None or (self.frames - 1) % self.arm_every:
+            return 0.0
+        if self.arms.layout != self.watcher.layout:  # the table was set anew
+            self.arms = ArmWatch(self.watcher.layout, self.arms.cfg)
+            self.watcher.arms = self.arms
+        t0 = time.perf_counter()
+        try:
+            self.arms.update(image, t)
+        except Exception as exc:  # a bad frame must not stop the game
+            self._helper_failed("arms", exc)
+        return (time.perf_counter() - t0) * 1000

@@ -55,10 +55,9 @@ How it decides, in short:
 
 from __future__ import annotations
 
-import math
-from collections import deque
 from collections.abc import Callable, Iterator
 
+from vision.arm_probe import ArmProbe
 from vision.calibration import TableLayout
 from vision.detections import Detections
 from vision.pile_probe import PileColorProbe
@@ -72,8 +71,10 @@ from vision.tracks import (
     card_value,
 )
 from vision.watch.draws import DrawRules
+from vision.watch.fans import SeveralCardRules
 from vision.watch.plays import PlayRules
-from vision.watch.state import PileEntry
+from vision.watch.seats import SeatRules
+from vision.watch.state import WatcherState
 from vision.watch.takebacks import TakeBackRules
 from vision.watcher_config import WatcherConfig
 
@@ -138,10 +139,15 @@ def events_to_apply(
             yield event
 
 
-class Watcher(PlayRules, DrawRules, TakeBackRules):
+class Watcher:
     """Turns per-frame detections into DESIGN.md events.
 
     ``players`` are in clockwise order and map to ``layout.seats`` one to one.
+
+    It composes the card tracker and the rule objects of :mod:`vision.watch`, which
+    share one :class:`vision.watch.state.WatcherState` (the tracker, the pile as
+    believed, the probes): per frame, draws, then plays, then take-backs, each
+    ``step(t, card) -> events``.
     """
 
     def __init__(
@@ -151,41 +157,68 @@ class Watcher(PlayRules, DrawRules, TakeBackRules):
         config: WatcherConfig | None = None,
         pile_colors: PileColorProbe | None = None,
     ) -> None:
-        self.cfg = config or WatcherConfig()
-        #: Detections in, tracks with ids out; the rules below read its tracks.
-        self.tracker = CardTracker(layout, self.cfg)
-        self.layout = layout
-        #: Sees the colours of a fan's lower cards in the picture (optional).
-        self.pile_colors = pile_colors
-        self.players: list[str] = []
+        cfg = config or WatcherConfig()
+        #: What the rules share: the tracker, the pile as believed, the probes.
+        self.state = WatcherState(layout, [], cfg, pile_colors)
         self.seat_players(players, layout)
-        self._pile: list[PileEntry] = []
-        # The faces seen lately (with their track; weak ones, untracked, too): the lower
-        # cards of a fan show little.
-        self._looks: deque[tuple[float, list[tuple[Detection, Track | None]]]] = deque()
-        self._last_t = -math.inf
-        self._top_seen_t = -math.inf
-        self._below_since: float | None = None
-        self._below_seen_t = -math.inf
-        self._play_is_last = False  # the watcher's last event is a play it may amend
-        self._pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
-        # Backs carried from a seat onto the discard pile, kept a while after they are
-        # lost: to the detector a wild's black face may look like a card's back.
-        self._backs_landed: deque[Track] = deque(maxlen=self.cfg.remembered)
-        self._lost_arrivals: deque[Track] = deque(maxlen=self.cfg.remembered)
-        #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
-        self.quiet_takebacks: list[float] = []
+        self.seats = SeatRules(self.state)
+        self.fans = SeveralCardRules(self.state)
+        self.plays = PlayRules(self.state, self.seats, self.fans)
+        self.draws = DrawRules(self.state, self.seats)
+        self.takebacks = TakeBackRules(self.state)
+
+    # ------------------------------------------------------------- the state's
+    @property
+    def cfg(self) -> WatcherConfig:
+        return self.state.cfg
+
+    @property
+    def tracker(self) -> CardTracker:
+        """Detections in, tracks with ids out; the rules read its tracks."""
+        return self.state.tracker
+
+    @property
+    def layout(self) -> TableLayout:
+        return self.state.layout
+
+    @property
+    def players(self) -> list[str]:
+        return self.state.players
+
+    @property
+    def pile_colors(self) -> PileColorProbe | None:
+        """Sees the colours of a fan's lower cards in the picture (optional)."""
+        return self.state.pile_colors
+
+    @pile_colors.setter
+    def pile_colors(self, probe: PileColorProbe | None) -> None:
+        self.state.pile_colors = probe
+
+    @property
+    def arms(self) -> ArmProbe | None:
+        """Arms reaching in from the table's edge (optional; the pipeline lends one)."""
+        return self.state.arms
+
+    @arms.setter
+    def arms(self, probe: ArmProbe | None) -> None:
+        self.state.arms = probe
+
+    @property
+    def quiet_takebacks(self) -> list[float]:
+        """Times at which a refused play was taken back (no ``undo`` is emitted for it)."""
+        return self.state.quiet_takebacks
 
     # ------------------------------------------------------------------ public
     def reset(self) -> None:
         """A new round: the discard pile starts empty (its first card is a ``flip``)."""
-        self._pile.clear()
-        self._backs_landed.clear()
-        self._lost_arrivals.clear()
-        for tr in self._tracks:
+        st = self.state
+        st.pile.clear()
+        st.backs_landed.clear()
+        st.lost_arrivals.clear()
+        for tr in st.tracks:
             tr.state = TrackState.PILE  # cards lying around from the last round are not plays
             tr.pending_since = None
-        self._below_since = None
+        st.below_since = None
 
     def seat_players(self, players: list[str], layout: TableLayout | None = None) -> None:
         """A round with other players (or another seating): new names, and a layout
@@ -197,24 +230,25 @@ class Watcher(PlayRules, DrawRules, TakeBackRules):
             )
         if len(set(players)) != len(players):
             raise ValueError(f"player names must be distinct: {players}")
-        self.layout = layout
-        self.players = list(players)
+        self.state.layout = layout
+        self.state.players = list(players)
 
     def play_refused(self) -> None:
         """The tracker refused the last play: taking that card back is not an ``undo``."""
-        if self._pile:
-            self._pile[-1].refused = True
+        if self.state.pile:
+            self.state.pile[-1].refused = True
 
     @property
     def pile(self) -> list[list[str]]:
         """The plays on the discard pile as the watcher believes them, bottom first."""
-        return [list(e.cards) for e in self._pile]
+        return [list(e.cards) for e in self.state.pile]
 
     def update(self, detections: Detections, t: float) -> list[dict[str, object]]:
         """Feed one frame's detections seen at time ``t`` (seconds); get new events."""
-        if t < self._last_t:
-            raise ValueError(f"time went backwards: {t} after {self._last_t}")
-        self._last_t = t
+        st = self.state
+        if t < st.last_t:
+            raise ValueError(f"time went backwards: {t} after {st.last_t}")
+        st.last_t = t
         card = self.layout.card_px
         seen = [
             Detection(
@@ -226,30 +260,35 @@ class Watcher(PlayRules, DrawRules, TakeBackRules):
             for i in range(len(detections))
         ]
         keep = [i for i, d in enumerate(seen) if d.conf >= self.cfg.min_confidence]
-        tracked = self.tracker.update([seen[i] for i in keep], t)
+        tracked = st.tracker.update([seen[i] for i in keep], t)
         track_of = dict(zip(keep, tracked, strict=True))
         # Weaker faces too (untracked): the lower cards of a fan show little.
-        self._looks.append(
-            (t, [(d, track_of.get(i)) for i, d in enumerate(seen) if d.name != BACK])
-        )
-        while self._looks and t - self._looks[0][0] > self.cfg.looks_s:
-            self._looks.popleft()
+        st.looks.append((t, [(d, track_of.get(i)) for i, d in enumerate(seen) if d.name != BACK]))
+        while st.looks and t - st.looks[0][0] > self.cfg.looks_s:
+            st.looks.popleft()
         events: list[dict[str, object]] = []
-        events += self._draws(t, card)
+        events += self.draws.step(t, card)
         if events:
-            self._play_is_last = False
-        events += self._plays(t, card)
-        retraction = self._retraction(t, card)
+            st.play_is_last = False
+        plays = self.plays.step(t, card)
+        for ev in plays:
+            if ev.get("type") in ("play", "flip"):
+                # Its arm was at the discard pile, seen or not: going back is no draw.
+                who = ev.get("player")
+                seat = st.players.index(who) if isinstance(who, str) and who in st.players else None
+                self.draws.arm_draws.played(seat, t)
+        events += plays
+        retraction = self.takebacks.step(t, card)
         if retraction:
-            self._play_is_last = False
+            st.play_is_last = False
         events += retraction
         kept: list[Track] = []
-        for tr in self._tracks:
+        for tr in st.tracks:
             if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None:
                 kept.append(tr)
-            elif self._back_landed(tr, card):
-                self._backs_landed.append(tr)
-            elif self._lost_arriving(tr, card):
-                self._lost_arrivals.append(tr)
-        self._tracks = kept
+            elif self.plays.back_landed(tr, card):
+                st.backs_landed.append(tr)
+            elif self.plays.lost_arriving(tr, card):
+                st.lost_arrivals.append(tr)
+        st.tracks = kept
         return events

@@ -122,6 +122,16 @@ class WatcherConfig:
     carried_off_travel: float = 0.3  # ... going this much farther away: carried off
     unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
 
+    # -- arms as evidence (vision/hands.py, vision/watch/arm_draws.py) -------------------
+    arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)
+    arm_draw_gone_s: float = 0.3  # an arm not seen at a pile this long went back: its visit ended
+    arm_draw_looks: int = 4  # a visit is a draw when its far end was at the draw pile this often
+    arm_draw_dwell_s: float = 0.2  # ... over at least this long (not passing by) ...
+    arm_draw_near: float = 0.8  # ... its far end this near the draw pile's centre once ...
+    arm_draw_discard_share: float = 0.2  # ... and then at the discard pile in at most this share
+    arm_draw_after_discard_s: float = 1.0  # ... and it was not at the discard pile this recently
+    arm_draw_card_s: float = 0.5  # a card seen drawn this near a visit's time: that visit's card
+
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
     predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead
     gate_per_frame_gap: float = 4.0  # the gate grows this much per second between looks

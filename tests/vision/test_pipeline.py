@@ -11,6 +11,7 @@ from vision.calibration import TableLayout
 from vision.detections import Detections
 from vision.pipeline import TablePipeline
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
 LAYOUT = TableLayout.default(640, 480, 2)
 
@@ -118,3 +119,51 @@ def test_the_discard_pile_is_looked_at_up_close_unless_turned_off(zoom_pile: boo
     zone = LAYOUT.discard
     assert rec.calls == 3
     assert rec.regions == ([(zone.x1, zone.y1, zone.x2, zone.y2)] * 3 if zoom_pile else [])
+
+
+def test_bad_frames_cost_the_picture_helpers_not_the_watcher() -> None:
+    pipe = TablePipeline(Scripted(), Watcher(LAYOUT, ["Ann", "Bob"]))
+    assert pipe.arms is not None and pipe.watcher.arms is pipe.arms
+    good = frames(1)[0]
+    bad: list[object] = [
+        None,
+        np.zeros((480, 640), np.uint8),  # grey, no colour channels
+        np.zeros((480, 640, 3), np.float32),  # not 8-bit
+        np.zeros((0, 0, 3), np.uint8),  # empty
+        np.zeros((480, 640, 4), np.uint8),  # four channels
+    ]
+    events = []
+    for i in range(25):
+        img = bad[i % len(bad)] if i in (2, 5, 9, 13, 21) else good
+        res = pipe.process(img, i / 30)  # type: ignore[arg-type]
+        assert res.error is None and len(res.detections) == 1
+        events += res.events
+    assert events == [{"type": "flip", "card": "blue-2"}]
+    assert pipe.helper_errors >= 5  # the arms (and the pile's colours) skipped them
+    assert pipe.last_helper_error is not None and "colour frame" in pipe.last_helper_error
+
+
+def test_the_arms_look_at_every_frame_unless_turned_off() -> None:
+    fed = TablePipeline(Scripted(), Watcher(LAYOUT, ["Ann", "Bob"]))
+    for i, img in enumerate(frames(4)):
+        assert fed.process(img, i / 30).arms_ms > 0
+    every_other = Watcher(LAYOUT, ["Ann", "Bob"], WatcherConfig(arm_every=2))
+    pipe = TablePipeline(Scripted(), every_other)
+    looked = [pipe.process(img, i / 30).arms_ms > 0 for i, img in enumerate(frames(4))]
+    assert looked == [True, False, True, False]
+    for off in (
+        TablePipeline(Scripted(), Watcher(LAYOUT, ["Ann", "Bob"]), watch_arms=False),
+        TablePipeline(Scripted(), Watcher(LAYOUT, ["Ann", "Bob"], WatcherConfig(arm_every=0))),
+    ):
+        assert off.arms is None and off.watcher.arms is None
+        assert off.process(frames(1)[0], 0.0).arms_ms == 0.0
+
+
+def test_a_new_table_gets_a_new_arm_watch() -> None:
+    watcher = Watcher(LAYOUT, ["Ann", "Bob"])
+    pipe = TablePipeline(Scripted(), watcher)
+    pipe.process(frames(1)[0], 0.0)
+    three = TableLayout.default(640, 480, 3)
+    watcher.seat_players(["Ann", "Bob", "Cy"], three)
+    pipe.process(frames(1)[0], 0.1)
+    assert pipe.arms is not None and pipe.arms.layout == three and watcher.arms is pipe.arms

@@ -12,6 +12,10 @@ The table layout is --layout, else VIDEO.layout.json next to the video, else one
 proposed from the first frame. --oracle reads VIDEO.boxes.jsonl (rendered videos
 only) instead of running the trained recogniser: it measures the watcher alone.
 
+Arms reaching in from the table's edge are looked for in every frame (the seat of
+a card a hand covered, a draw never seen); --no-arms leaves them out (as does a
+table file's `"watcher": {"arm_every": 0}`).
+
 Events the camera missed are inferred by the tracker's healer (printed as `inf`,
 `"source": "inferred"` in --json; docs/healing.md); --no-heal replays with the bare
 tracker, for comparison.
@@ -54,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--skip-static", action="store_true", help="reuse detections while the table is still"
     )
     parser.add_argument("--models", help="folder of the recogniser's weights (default models/)")
+    parser.add_argument(
+        "--no-arms",
+        action="store_true",
+        help="do not look for arms reaching in (the seat of a covered card, a hidden draw)",
+    )
     parser.add_argument(
         "--no-heal",
         action="store_true",
@@ -160,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
             round_event=round_event,
             realtime=args.realtime,
             skip_static=args.skip_static,
+            arms=not args.no_arms,
             watcher_config=watcher_config,
             referee=truth if args.referee_from_truth else None,
             on_record=emit,

@@ -1,25 +1,42 @@
-"""Draws: a face-down card leaving the draw pile for a seat."""
+"""Draws: a face-down card leaving the draw pile for a seat; or, when no card was
+seen, an arm at the draw pile going back to its seat (:mod:`vision.watch.arm_draws`)."""
 
 from __future__ import annotations
 
 import math
+from collections import deque
 
 from vision.tracks import (
     BACK,
     Track,
     same_moments,
 )
+from vision.watch.arm_draws import ArmDrawRules, CardDraw
 from vision.watch.seats import SeatRules
+from vision.watch.state import WatcherState
 
 
-class DrawRules(SeatRules):
-    """Draws."""
+class DrawRules:
+    """Draws: :meth:`step` per frame; the card rules first, then the arms' (a draw
+    whose card was never seen, :class:`vision.watch.arm_draws.ArmDrawRules`)."""
 
-    def _draws(self, t: float, card: float) -> list[dict[str, object]]:
+    def __init__(self, state: WatcherState, seats: SeatRules) -> None:
+        self.state = state
+        self.cfg = state.cfg
+        self.seats = seats
+        #: Draws from arms (a hand hid the card), and the card rules' draws lately.
+        self.arm_draws = ArmDrawRules(state.cfg)
+        self.card_draws: deque[CardDraw] = deque(maxlen=state.cfg.remembered)
+
+    def step(self, t: float, card: float) -> list[dict[str, object]]:
+        """This frame's draws."""
+        return self._card_draws_seen(t, card) + self._draws_by_arms(t)
+
+    def _card_draws_seen(self, t: float, card: float) -> list[dict[str, object]]:
         out: list[dict[str, object]] = []
-        draw = self.layout.draw
+        draw = self.state.layout.draw
         dcx, dcy = draw.center
-        for tr in self._tracks:
+        for tr in self.state.tracks:
             if tr.drawn or tr.handed_on or tr.name != BACK:
                 continue
             if len(tr.sightings) + tr.seen_before < 2:
@@ -33,17 +50,32 @@ class DrawRules(SeatRules):
             gone = t - tr.last_t > self.cfg.lost_s * self.cfg.draw_gone_share
             far = away >= self.cfg.draw_leave * card
             # A back that ends on the discard pile is a card being turned up, not drawn.
-            if self.layout.discard.contains(x, y):
+            if self.state.layout.discard.contains(x, y):
                 continue
             near_gone = gone and away >= self.cfg.draw_gone_leave * card
             if (far or near_gone) and not self._second_box(tr, card):
                 tr.drawn = True
-                seat = self._seat_of_draw(x, y, dcx, dcy)
+                seat = self.seats.seat_of_draw(x, y, dcx, dcy)
+                if self.state.arms is not None and self.arm_draws.drew(seat, t):
+                    continue  # the arm that took it was counted already
+                self.card_draws.append(CardDraw(t, seat))
                 ev: dict[str, object] = {"type": "draw"}
                 if seat is not None:
-                    ev["player"] = self.players[seat]
+                    ev["player"] = self.state.players[seat]
                 out.append(ev)
         return out
+
+    def _draws_by_arms(self, t: float) -> list[dict[str, object]]:
+        """Draws no card was seen for: an arm at the draw pile that went back."""
+        if self.state.arms is None:
+            return []
+        recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
+        # The dealer's arm takes the starter from the draw pile and goes back after
+        # it lies on the discard pile: no draw until a while after the flip.
+        pile = self.state.pile
+        started = bool(pile) and t - pile[0].t >= self.cfg.arm_draw_after_discard_s
+        seats = self.arm_draws.step(self.state.arms, t, recent, started=started)
+        return [{"type": "draw", "player": self.state.players[s]} for s in seats]
 
     def _second_box(self, tr: Track, card: float) -> bool:
         """Was this back only ever seen beside a back tracked longer, at the same moments?
@@ -55,7 +87,7 @@ class DrawRules(SeatRules):
         lim = self.cfg.second_box_reach * card
         beside = {
             s.t
-            for o in self._tracks
+            for o in self.state.tracks
             if o is not tr and o.name == BACK and len(o.sightings) > len(tr.sightings)
             for s, os in same_moments(tr, o)
             if math.hypot(os.x - s.x, os.y - s.y) <= lim
@@ -68,7 +100,7 @@ class DrawRules(SeatRules):
         At a low frame rate the card may be first seen only once it has left the
         pile: its way back points at the pile all the same.
         """
-        dcx, dcy = self.layout.draw.center
+        dcx, dcy = self.state.layout.draw.center
         fx, fy = tr.first_xy
         x, y = tr.xy
         ox, oy = fx - dcx, fy - dcy  # from the pile to where it was first seen

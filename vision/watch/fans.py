@@ -40,21 +40,28 @@ def _lying_still(points: list[tuple[float, float]], lim: float) -> bool:
     return math.hypot(ax - bx, ay - by) <= lim
 
 
-class SeveralCardRules(WatcherState):
-    """Several cards at once."""
+class SeveralCardRules:
+    """Several cards at once: what the play rules ask of a group of cards put down
+    together (:meth:`riders`, :meth:`one_value`, :meth:`fan_cards`,
+    :meth:`strip_cards`, :meth:`inked`), and a play amended with a lower card seen
+    late (:meth:`amendment`)."""
 
-    def _riders(self, group: list[Track], t: float, card: float) -> list[Track]:
+    def __init__(self, state: WatcherState) -> None:
+        self.state = state
+        self.cfg = state.cfg
+
+    def riders(self, group: list[Track], t: float, card: float) -> list[Track]:
         """Lower cards of a fan lost from sight on the way in: cards of the play's value
         carried in beside one of its cards (seen at the same moments, a fan's width
         apart, going the same way) until the top card or the hand hid them.
         """
         if not group:
             return []
-        value = card_value(max(group, key=lambda tr: self._seen(tr, t)).name)
+        value = card_value(max(group, key=lambda tr: self.state.seen(tr, t)).name)
         faces = {tr.name for tr in group}
         riders = [
             tr
-            for tr in self._tracks
+            for tr in self.state.tracks
             if tr not in group
             and tr.name not in faces  # the same face: most likely one card boxed twice
             and not tr.settled
@@ -94,7 +101,7 @@ class SeveralCardRules(WatcherState):
             and math.hypot(ax - bx, ay - by) <= self.cfg.fan_together * math.hypot(bx, by)
         )
 
-    def _one_value(self, group: list[Track], t: float) -> list[Track]:
+    def one_value(self, group: list[Track], t: float) -> list[Track]:
         """The cards of ``group`` that share the value of its best-seen card, once each.
 
         Several cards go down together only when they share a value (a rule set
@@ -104,7 +111,9 @@ class SeveralCardRules(WatcherState):
         if len(group) < 2:
             return group
         # A card seen coming in is a card; one first seen on the heap may be the heap.
-        by_sight = sorted(group, key=lambda tr: (not tr.was_outside_discard, -self._seen(tr, t)))
+        by_sight = sorted(
+            group, key=lambda tr: (not tr.was_outside_discard, -self.state.seen(tr, t))
+        )
         value = card_value(by_sight[0].name)
         keep: list[Track] = []
         for tr in by_sight:
@@ -122,7 +131,7 @@ class SeveralCardRules(WatcherState):
                 (
                     k
                     for k in keep
-                    if self.tracker.same_card(
+                    if self.state.tracker.same_card(
                         k,
                         face,
                         tr.xy,
@@ -143,7 +152,7 @@ class SeveralCardRules(WatcherState):
                 tr.state = TrackState.MISREAD  # a pile card misread: never a play of its own
         return keep
 
-    def _fan_cards(
+    def fan_cards(
         self,
         names: list[str],
         spots: list[tuple[float, float]],
@@ -161,7 +170,7 @@ class SeveralCardRules(WatcherState):
         brought in after the play (the next one, in flight) is none of it.
         """
         value = card_value(names[-1])
-        frames = [dets for ft, dets in self._looks if t - ft <= self.cfg.fan_s]
+        frames = [dets for ft, dets in self.state.looks if t - ft <= self.cfg.fan_s]
         if not frames:
             return []
         evidence: dict[str, float] = {}
@@ -183,7 +192,7 @@ class SeveralCardRules(WatcherState):
                 for face, p in d.candidates:
                     if card_value(face) != value or face in names:
                         continue
-                    if self._pile_face_at(face, (cx, cy), card):
+                    if self.state.pile_face_at(face, (cx, cy), card):
                         continue
                     if p > best.get(face, (0.0, (0.0, 0.0)))[0]:
                         best[face] = (p, (cx, cy))
@@ -201,7 +210,7 @@ class SeveralCardRules(WatcherState):
         )
         return [(f, _mean(where[f])) for f in found]
 
-    def _strip_cards(
+    def strip_cards(
         self,
         names: list[str],
         spots: list[tuple[float, float]],
@@ -222,14 +231,14 @@ class SeveralCardRules(WatcherState):
         """
         top = names[-1]
         color = card_color(top)
-        if self.pile_colors is None or not self._pile or color not in COLORS:
+        if self.state.pile_colors is None or not self.state.pile or color not in COLORS:
             return [], None
         top_xy = spots[-1]
-        patches = self.pile_colors.new_colors(
+        patches = self.state.pile_colors.new_colors(
             top_xy,
             self.cfg.strip_reach * card,
-            since=self._pile_changed_t,
-            before=self._before_it_came(t),
+            since=self.state.pile_changed_t,
+            before=self.state.before_it_came(t),
         )
         if patches is None:
             return [], None
@@ -240,7 +249,7 @@ class SeveralCardRules(WatcherState):
         value = card_value(top)
         # A card put down on one of its colour changes the picture only where its
         # oval and figure fall: less of its ink shows as new.
-        under = card_color(self._pile[-1].top)
+        under = card_color(self.state.pile[-1].top)
         strips = [
             (f"{p.color}-{value}", p.xy)
             for p in patches
@@ -292,7 +301,7 @@ class SeveralCardRules(WatcherState):
             taken.add(p.color)
         return tail
 
-    def _amendment(self, t: float, card: float) -> list[dict[str, object]]:
+    def amendment(self, t: float, card: float) -> list[dict[str, object]]:
         """A card put down with the last play, seen only once the hand left: amend it.
 
         Cards put down together may lie squarely on top of each other in the hand,
@@ -301,15 +310,15 @@ class SeveralCardRules(WatcherState):
         pile card was part of it: the play is taken back and reported again with it
         (``undo`` then ``play``; only the ``play`` when the tracker refused the first).
         """
-        if len(self._pile) < 2 or not self._play_is_last:
+        if len(self.state.pile) < 2 or not self.state.play_is_last:
             return []
-        top = self._pile[-1]
+        top = self.state.pile[-1]
         if t - top.t > self.cfg.amend_s:
             return []
         value = card_value(top.top)
         found = [
             tr
-            for tr in self._tracks
+            for tr in self.state.tracks
             if not tr.settled
             and tr.pending_since is None
             and tr.name != BACK
@@ -318,16 +327,16 @@ class SeveralCardRules(WatcherState):
             and tr.first_t >= top.t - self.cfg.amend_before_s
             and len(tr.sightings) >= 2
             and tr.name_share() >= self.cfg.steady_vote
-            and self.layout.discard.contains(*tr.xy)
-            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
-            and self._near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
-            and not self._once_read_as_pile_card(tr, card)
+            and self.state.layout.discard.contains(*tr.xy)
+            and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            and self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
+            and not self.state.once_read_as_pile_card(tr, card)
         ]
-        fan = [] if found else self._fan_cards(top.cards, top.spots, top.t, t, card)
+        fan = [] if found else self.fan_cards(top.cards, top.spots, top.t, t, card)
         if top.inks is not None:
             # As at the play: a lower card of another colour brought its ink beside it.
-            found = [tr for tr in found if self._inked(tr.name, top.top, top.inks)]
-            fan = [(f, xy) for f, xy in fan if self._inked(f, top.top, top.inks)]
+            found = [tr for tr in found if self.inked(tr.name, top.top, top.inks)]
+            fan = [(f, xy) for f, xy in fan if self.inked(f, top.top, top.inks)]
         if not found and not fan:
             return []
         for tr in found:
@@ -336,13 +345,13 @@ class SeveralCardRules(WatcherState):
         top.cards[:0] = [tr.name for tr in found] + [f for f, _ in fan]
         top.spots[:0] = [tr.xy for tr in found] + [xy for _, xy in fan]
         top.ids[:0] = [tr.id for tr in found]
-        self._pile_changed_t = t
+        self.state.pile_changed_t = t
         out: list[dict[str, object]] = [] if top.refused else [{"type": "undo"}]
         top.refused = False
-        self._play_is_last = False  # amended once
-        return [*out, self._play_event(top)]
+        self.state.play_is_last = False  # amended once
+        return [*out, self.state.play_event(top)]
 
-    def _inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
+    def inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
         """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
         came beside it? One of its colour, or a wild, could; another colour needs
         ``lower_ink_area`` of its own."""

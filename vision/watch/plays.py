@@ -3,8 +3,9 @@ first card on an empty pile, the flip); a card lost as it lands, taken up by a h
 box, or a wild taken for a back all the way in; no ink, no card.
 
 The rules read the card tracker's tracks (:mod:`vision.tracks`) and the pile as the
-watcher believes it (:class:`vision.watch.state.PileEntry`); they are mixed into
-:class:`vision.watcher.Watcher`, whose state they share (:class:`WatcherState`).
+watcher believes it (:class:`vision.watch.state.PileEntry`), through the
+:class:`WatcherState` the watcher hands them, and ask the seat rules and the
+several-card rules they are made with.
 """
 
 from __future__ import annotations
@@ -22,11 +23,19 @@ from vision.tracks import (
 )
 from vision.watch.fans import SeveralCardRules
 from vision.watch.seats import SeatRules
-from vision.watch.state import PileEntry
+from vision.watch.state import PileEntry, WatcherState
 
 
-class PlayRules(SeveralCardRules, SeatRules):
-    """Plays, flips and what is no play."""
+class PlayRules:
+    """Plays, flips and what is no play: :meth:`step` per frame; the watcher also asks
+    whether a lost track was a back that landed (:meth:`back_landed`) or a card lost
+    on its way in (:meth:`lost_arriving`)."""
+
+    def __init__(self, state: WatcherState, seats: SeatRules, fans: SeveralCardRules) -> None:
+        self.state = state
+        self.cfg = state.cfg
+        self.seats = seats
+        self.fans = fans
 
     def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
@@ -43,15 +52,15 @@ class PlayRules(SeveralCardRules, SeatRules):
             or len(tr.sightings) < cfg.landed_sightings
         ):
             return False
-        if tr.name_share() < cfg.landed_vote or not self._seen_surely(tr, cfg.landed_look):
+        if tr.name_share() < cfg.landed_vote or not self.state.seen_surely(tr, cfg.landed_look):
             return False  # not seen clearly: a guess is no play
         x, y = tr.xy
-        cx, cy = self.layout.discard.center
+        cx, cy = self.state.layout.discard.center
         # Lost on the pile, not on its way (its box jumps about as it lands on the
         # heap, so how it slowed down tells nothing).
         return math.hypot(x - cx, y - cy) <= cfg.landed_reach * card
 
-    def _back_landed(self, tr: Track, card: float) -> bool:
+    def back_landed(self, tr: Track, card: float) -> bool:
         """A back carried in from a seat (not from the draw pile) that came down on the
         discard pile: cards are played face up, so it is a card the detector took
         for a back."""
@@ -61,11 +70,11 @@ class PlayRules(SeveralCardRules, SeatRules):
             and tr.was_outside_discard
             and not tr.first_in_draw
             and len(tr.sightings) >= self.cfg.back_landed_sightings
-            and self.layout.discard.contains(*tr.xy)
+            and self.state.layout.discard.contains(*tr.xy)
             and math.dist(tr.first_xy, tr.xy) >= self.cfg.back_landed_travel * card
         )
 
-    def _lost_arriving(self, tr: Track, card: float) -> bool:
+    def lost_arriving(self, tr: Track, card: float) -> bool:
         """A face carried in from a seat, seen clearly, lost on its way to the
         discard pile (near it, nearer than where it was first seen)."""
         if tr.name == BACK or tr.settled or not tr.was_outside_discard:
@@ -74,10 +83,10 @@ class PlayRules(SeveralCardRules, SeatRules):
         if (
             len(tr.sightings) < 2
             or tr.name_share() < cfg.lost_arriving_vote
-            or not self._seen_surely(tr, cfg.lost_arriving_look)
+            or not self.state.seen_surely(tr, cfg.lost_arriving_look)
         ):
             return False
-        centre = self.layout.discard.center
+        centre = self.state.layout.discard.center
         near = math.dist(tr.xy, centre)
         return near <= cfg.lost_arriving_reach * card and near < math.dist(tr.first_xy, centre)
 
@@ -99,8 +108,8 @@ class PlayRules(SeveralCardRules, SeatRules):
         face. That track takes over where the card came from. The card may have been
         dropped from the tracks by then (``_lost_arrivals`` remembers it a while).
         """
-        since_play = self._pile[-1].t if self._pile else -math.inf
-        for o in [*self._tracks, *self._lost_arrivals]:
+        since_play = self.state.pile[-1].t if self.state.pile else -math.inf
+        for o in [*self.state.tracks, *self.state.lost_arrivals]:
             if (
                 o is not tr
                 and not o.settled
@@ -112,7 +121,7 @@ class PlayRules(SeveralCardRules, SeatRules):
                 <= t - o.last_t
                 <= (self.cfg.lost_arrival_s if tr.first_t <= o.last_t else self.cfg.lost_s)
                 and o.first_t > since_play
-                and self._lost_arriving(o, card)
+                and self.lost_arriving(o, card)
                 and self._now_reads(tr, o.name)
                 and math.dist(o.xy, tr.xy) <= self.cfg.take_over_reach * card
             ):
@@ -126,13 +135,13 @@ class PlayRules(SeveralCardRules, SeatRules):
             return
         # A wild's black face may look like a back to the detector all the way in,
         # and be read as a wild only once down, in a box of its own: it is that card.
-        for o in [*self._tracks, *self._backs_landed]:
+        for o in [*self.state.tracks, *self.state.backs_landed]:
             if (
                 o is not tr
                 and t - o.last_t <= self.cfg.wild_as_back_s
-                and self._back_landed(o, card)
+                and self.back_landed(o, card)
                 # Brought after the last play (not a second box of that play's card).
-                and o.first_t > (self._pile[-1].t if self._pile else -math.inf)
+                and o.first_t > (self.state.pile[-1].t if self.state.pile else -math.inf)
                 and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
             ):
                 tr.came_as(o)
@@ -151,14 +160,21 @@ class PlayRules(SeveralCardRules, SeatRules):
             # A card just put down lies on top, uncovered: it is seen clearly at least
             # once. A face that came up only in unsure looks at the heap is a guess.
             return False
+        # An arm reached the pile from a seat and went back just as the card showed: it
+        # was put down (a hand covered it on the way), not a pile card misread.
+        put_down = self._put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
-        if not tr.was_outside_discard and self._read_beside_pile_card(tr, card, since):
+        if (
+            not tr.was_outside_discard
+            and not put_down
+            and self._read_beside_pile_card(tr, card, since)
+        ):
             # Moved about on the pile only, and a pile card is seen where it lies: two
             # whole cards cannot lie in one place, it is that card misread (its own box
             # blinks now and then while the other reads it).
             return False
-        if self._pile:
-            top = self._pile[-1]
+        if self.state.pile:
+            top = self.state.pile[-1]
             if arrived and name == top.top:
                 # The same face as the top: a second copy only if it came from outside
                 # (an adjusted top card moves too, but never leaves the pile).
@@ -168,7 +184,7 @@ class PlayRules(SeveralCardRules, SeatRules):
                     tr.was_outside_discard
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                 )
-            if not tr.was_outside_discard and self._near_pile_card(
+            if not tr.was_outside_discard and self.state.near_pile_card(
                 tr, card, reach=self.cfg.pile_reach
             ):
                 # A pile card seen again (uncovered, re-detected, or pushed about by
@@ -178,14 +194,20 @@ class PlayRules(SeveralCardRules, SeatRules):
                 return False
         if arrived:
             return True
-        if self._read_beside_pile_card(tr, card) or self._once_read_as_pile_card(tr, card):
+        if not put_down and (
+            self._read_beside_pile_card(tr, card) or self.state.once_read_as_pile_card(tr, card)
+        ):
             return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return (
-            self.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def _put_down_by_arm(self, tr: Track) -> bool:
+        """Did an arm bring this card, first seen on the pile (a covering hand)?"""
+        return self.state.arms is not None and self.state.arms.seat_for(tr.first_t) is not None
 
     def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
         """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
@@ -205,14 +227,17 @@ class PlayRules(SeveralCardRules, SeatRules):
             and o.last_t >= after
             and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
             # A pile card: played, or seen again where a card with its face was put.
-            and (o.settled or self._near_pile_card(o, card, reach=self.cfg.pile_reach) is not None)
-            for o in self._tracks
+            and (
+                o.settled
+                or self.state.near_pile_card(o, card, reach=self.cfg.pile_reach) is not None
+            )
+            for o in self.state.tracks
         )
 
-    def _plays(self, t: float, card: float) -> list[dict[str, object]]:
-        zone = self.layout.discard
+    def step(self, t: float, card: float) -> list[dict[str, object]]:
+        zone = self.state.layout.discard
         cfg = self.cfg
-        for tr in self._tracks:
+        for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
                 continue
             if tr.last_t != t:
@@ -220,21 +245,23 @@ class PlayRules(SeveralCardRules, SeatRules):
                     tr.pending_since = t
                 continue
             x, y = tr.xy
-            if not zone.contains(x, y) or not self.tracker.at_rest(tr, t, card, self.cfg.rest_s):
+            if not zone.contains(x, y) or not self.state.tracker.at_rest(
+                tr, t, card, self.cfg.rest_s
+            ):
                 continue
             if not tr.was_outside_discard:
                 self._take_over_arrival(tr, t, card)
             if self._is_new_card(tr, t, card):
                 tr.pending_since = t
-        pending = [tr for tr in self._tracks if tr.pending_since is not None]
+        pending = [tr for tr in self.state.tracks if tr.pending_since is not None]
         if not pending:
-            return self._amendment(t, card)
+            return self.fans.amendment(t, card)
         first = min(tr.pending_since or t for tr in pending)
         # Cards put down together: the others of the group may still be moving, or be
         # seen only now and then under the top one. They came with the first card.
         companions = [
             tr
-            for tr in self._tracks
+            for tr in self.state.tracks
             if tr.pending_since is None
             and not tr.settled
             and tr.name != BACK
@@ -245,7 +272,7 @@ class PlayRules(SeveralCardRules, SeatRules):
             and (
                 tr.was_outside_discard
                 or (
-                    self._near_pile_card(tr, card, reach=self.cfg.pile_reach)
+                    self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
                     is None  # not a pile card
                     and (
                         tr.max_travel >= cfg.companion_travel * card  # it came in with them
@@ -258,20 +285,20 @@ class PlayRules(SeveralCardRules, SeatRules):
             if (
                 tr.last_t == t
                 and zone.contains(*tr.xy)
-                and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
             ):
                 tr.pending_since = t
         waiting = [tr for tr in companions if tr.pending_since is None]
         if waiting and t - first < self.cfg.group_s:
             return []
-        group = [tr for tr in self._tracks if tr.pending_since is not None]
+        group = [tr for tr in self.state.tracks if tr.pending_since is not None]
         group += [
             tr
             for tr in waiting
             if len(tr.sightings) >= cfg.group_sightings and zone.contains(*tr.xy)
         ]
-        group = self._riders(group, t, card) + group  # lower cards: first on a tie
-        group = self._one_value(group, t)
+        group = self.fans.riders(group, t, card) + group  # lower cards: first on a tie
+        group = self.fans.one_value(group, t)
         if self._no_new_ink(group, t, card):
             for tr in group:
                 tr.pending_since = None
@@ -281,17 +308,17 @@ class PlayRules(SeveralCardRules, SeatRules):
 
     def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
         # Bottom first. The top card of a fan is the one seen best.
-        group.sort(key=lambda tr: self._seen(tr, t))
+        group.sort(key=lambda tr: self.state.seen(tr, t))
         names = [tr.name for tr in group]
         spots = [tr.xy for tr in group]
-        for face, xy in self._fan_cards(names, spots, t, t, card):
+        for face, xy in self.fans.fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
-        strips, inks = self._strip_cards(names, spots, t, card, top_seen=group[-1].last_t == t)
+        strips, inks = self.fans.strip_cards(names, spots, t, card, top_seen=group[-1].last_t == t)
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
-            keep = [i for i, n in enumerate(names[:-1]) if self._inked(n, names[-1], inks)]
+            keep = [i for i, n in enumerate(names[:-1]) if self.fans.inked(n, names[-1], inks)]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
         for face, xy in strips:
@@ -310,11 +337,11 @@ class PlayRules(SeveralCardRules, SeatRules):
             tr.state = TrackState.PLAYED
             tr.pending_since = None
         value, top_xy = card_value(names[-1]), spots[-1]
-        for tr in self._tracks:
+        for tr in self.state.tracks:
             if tr.settled:
                 continue
             if any(
-                self.tracker.same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
+                self.state.tracker.same_card(tr, n, xy) for n, xy in zip(names, spots, strict=True)
             ) or (
                 # Another value boxed where the top card lies, seen with it: two cards
                 # cannot both show there, and cards put down together share a value.
@@ -325,21 +352,21 @@ class PlayRules(SeveralCardRules, SeatRules):
             ):
                 tr.state = TrackState.TWIN  # the same card boxed twice
                 tr.pending_since = None
-        seat = self._seat_of(group, card)
-        self._pile_changed_t = t
-        if not self._pile:
-            self._pile.append(PileEntry(names, spots, t, [tr.id for tr in group]))
-            self._top_seen_t = t
+        seat = self.seats.seat_of(group, card)
+        self.state.pile_changed_t = t
+        if not self.state.pile:
+            self.state.pile.append(PileEntry(names, spots, t, [tr.id for tr in group]))
+            self.state.top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
-        player = self.players[seat] if seat is not None else None
-        self._pile.append(
+        player = self.state.players[seat] if seat is not None else None
+        self.state.pile.append(
             PileEntry(names, spots, t, [tr.id for tr in group], player=player, inks=inks)
         )
-        self._top_seen_t = t
-        self._below_since = None
-        self._play_is_last = True
-        return self._play_event(self._pile[-1])
+        self.state.top_seen_t = t
+        self.state.below_since = None
+        self.state.play_is_last = True
+        return self.state.play_event(self.state.pile[-1])
 
     def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?
@@ -350,19 +377,19 @@ class PlayRules(SeveralCardRules, SeatRules):
         the table). Wilds bring ink of any colour. Without a probe, or a picture
         from before the card, nothing is ruled out.
         """
-        if self.pile_colors is None or not group:
+        if self.state.pile_colors is None or not group:
             return False
-        top = max(group, key=lambda tr: self._seen(tr, t))
+        top = max(group, key=lambda tr: self.state.seen(tr, t))
         # For the first card, before it was first seen (it may lie there from the start).
-        before = self._before_it_came(t)
-        if not self._pile:
+        before = self.state.before_it_came(t)
+        if not self.state.pile:
             before = min(before, min(tr.first_t for tr in group))
-        patches = self.pile_colors.new_colors(
+        patches = self.state.pile_colors.new_colors(
             top.xy,
             self.cfg.ink_middle * card,  # its middle, where the hand holding it is not
-            since=self._pile_changed_t,
+            since=self.state.pile_changed_t,
             before=before,
-            else_at_since=bool(self._pile),  # the picture when the last play came
+            else_at_since=bool(self.state.pile),  # the picture when the last play came
             hands=False,
         )
         if patches is None:
@@ -371,13 +398,17 @@ class PlayRules(SeveralCardRules, SeatRules):
         ink = sum(p.area for p in patches if p.color == color or color not in COLORS)
         if ink >= self.cfg.ink_area:
             return False
-        if top.was_outside_discard and self._pile and card_color(self._pile[-1].top) == color:
+        if (
+            top.was_outside_discard
+            and self.state.pile
+            and card_color(self.state.pile[-1].top) == color
+        ):
             # Seen coming onto a card of its own colour: its oval and figure fall where
             # the old card's did, and bring little new ink. The picture changed, though.
-            changed = self.pile_colors.changed_area(
+            changed = self.state.pile_colors.changed_area(
                 top.xy,
                 self.cfg.ink_middle * card,
-                since=self._pile_changed_t,
+                since=self.state.pile_changed_t,
                 before=before,
                 else_at_since=True,
                 hands=False,  # as above: what touches its middle is the card

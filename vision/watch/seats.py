@@ -4,58 +4,53 @@ way out of the draw pile points)."""
 from __future__ import annotations
 
 import math
-from typing import Protocol
 
+from vision.arm_probe import ArmProbe
 from vision.calibration import bearing_of
 from vision.tracks import (
     Track,
 )
 from vision.watch.state import WatcherState
 
-
-class ArmProbe(Protocol):
-    """Arms seen reaching in from the table's edge (:class:`vision.hands.ArmWatch`)."""
-
-    def seat_for(self, first_t: float) -> int | None:
-        """The seat of the arm at the pile around a card first seen at ``first_t``."""
-        ...
+__all__ = ["ArmProbe", "SeatRules"]
 
 
-class SeatRules(WatcherState):
-    """The seat of a play or a draw."""
+class SeatRules:
+    """The seat of a play (:meth:`seat_of`) or a draw (:meth:`seat_of_draw`): the side
+    its cards came in from, or else the arm that brought them (``state.arms``)."""
 
-    #: Optional: when a card's own way in says nothing (a hand covered it until it
-    #: lay on the pile), the arm that brought it does. Whoever has the frames feeds it.
-    arms: ArmProbe | None = None
+    def __init__(self, state: WatcherState) -> None:
+        self.state = state
+        self.cfg = state.cfg
 
-    def _seat_of(self, group: list[Track], card: float) -> int | None:
+    def seat_of(self, group: list[Track], card: float) -> int | None:
         """The seat the card(s) came in from."""
         votes: dict[int, float] = {}
         for tr in group:
             fx, fy = tr.first_xy
             x, y = tr.xy
             if tr.was_outside_discard and not tr.first_in_discard:
-                b = self.layout.bearing(fx, fy)
+                b = self.state.layout.bearing(fx, fy)
             elif math.hypot(fx - x, fy - y) >= self.cfg.seat_travel * card:
                 b = bearing_of(fx - x, fy - y)  # it moved in from that side
             else:
                 continue
-            s = self.layout.seat_for_bearing(b)
+            s = self.state.layout.seat_for_bearing(b)
             votes[s] = votes.get(s, 0.0) + 1.0
         if not votes:
-            if self.arms is not None and group:
-                return self.arms.seat_for(min(tr.first_t for tr in group))
+            if self.state.arms is not None and group:
+                return self.state.arms.seat_for(min(tr.first_t for tr in group))
             return None
         return max(votes, key=lambda s: votes[s])
 
-    def _seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
+    def seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
         """Follow the card's way out of the draw pile to the frame's edge: that seat."""
         dx, dy = x - dcx, y - dcy
         n = math.hypot(dx, dy)
         if n < 1e-6:
             return None
         dx, dy = dx / n, dy / n
-        w, h = self.layout.width, self.layout.height
+        w, h = self.state.layout.width, self.state.layout.height
         ts = []
         if dx > 1e-9:
             ts.append((w - x) / dx)
@@ -67,4 +62,4 @@ class SeatRules(WatcherState):
             ts.append(-y / dy)
         k = max(0.0, min(ts)) if ts else 0.0
         ex, ey = x + dx * k, y + dy * k
-        return self.layout.seat_for_bearing(self.layout.bearing(ex, ey))
+        return self.state.layout.seat_for_bearing(self.state.layout.bearing(ex, ey))

@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from vision.arm_probe import ArmProbe
 from vision.calibration import TableLayout
 from vision.pile_probe import PileColorProbe
 from vision.tracks import BACK, CardTracker, Detection, Track
@@ -35,27 +36,47 @@ class PileEntry:
 
 
 class WatcherState:
-    """The state the rules read and change (set up by :class:`vision.watcher.Watcher`)."""
+    """What the rules share and read: the configuration, the players, the card tracker
+    (and so the layout and the tracks), the picture probes, and the discard pile as
+    the watcher believes it. Made by :class:`vision.watcher.Watcher`, handed to each
+    rule object (:mod:`vision.watch`); its helpers answer questions about the pile.
+    """
 
-    cfg: WatcherConfig
-    #: Detections in, tracks with ids out.
-    tracker: CardTracker
-    players: list[str]
-    #: Sees the colours of a fan's lower cards in the picture (optional).
-    pile_colors: PileColorProbe | None
-    #: The plays on the discard pile, bottom first.
-    _pile: list[PileEntry]
-    #: The faces seen lately (with their track; weak ones, untracked, too).
-    _looks: deque[tuple[float, list[tuple[Detection, Track | None]]]]
-    _last_t: float
-    _top_seen_t: float
-    _below_since: float | None
-    _below_seen_t: float
-    _play_is_last: bool
-    _pile_changed_t: float
-    _backs_landed: deque[Track]
-    _lost_arrivals: deque[Track]
-    quiet_takebacks: list[float]
+    def __init__(
+        self,
+        layout: TableLayout,
+        players: list[str],
+        config: WatcherConfig,
+        pile_colors: PileColorProbe | None = None,
+    ) -> None:
+        self.cfg = config
+        #: Detections in, tracks with ids out; the rules read its tracks.
+        self.tracker = CardTracker(layout, config)
+        self.players = list(players)
+        #: Sees the colours of a fan's lower cards in the picture (optional).
+        self.pile_colors = pile_colors
+        #: Arms reaching in from the table's edge (optional): when a card's own way in
+        #: says nothing (a hand covered it until it lay on the pile), the arm that
+        #: brought it does. Whoever has the frames feeds it
+        #: (:class:`vision.pipeline.TablePipeline` lends its :class:`vision.hands.ArmWatch`).
+        self.arms: ArmProbe | None = None
+        #: The plays on the discard pile, bottom first.
+        self.pile: list[PileEntry] = []
+        #: The faces seen lately (with their track; weak ones, untracked, too): the
+        #: lower cards of a fan show little.
+        self.looks: deque[tuple[float, list[tuple[Detection, Track | None]]]] = deque()
+        self.last_t = -math.inf
+        self.top_seen_t = -math.inf
+        self.below_since: float | None = None
+        self.below_seen_t = -math.inf
+        self.play_is_last = False  # the watcher's last event is a play it may amend
+        self.pile_changed_t = -math.inf  # when a play or a retraction last changed the pile
+        # Backs carried from a seat onto the discard pile, kept a while after they are
+        # lost: to the detector a wild's black face may look like a card's back.
+        self.backs_landed: deque[Track] = deque(maxlen=config.remembered)
+        self.lost_arrivals: deque[Track] = deque(maxlen=config.remembered)
+        #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
+        self.quiet_takebacks: list[float] = []
 
     @property
     def layout(self) -> TableLayout:
@@ -66,14 +87,14 @@ class WatcherState:
         self.tracker.layout = layout
 
     @property
-    def _tracks(self) -> list[Track]:
+    def tracks(self) -> list[Track]:
         return self.tracker.tracks
 
-    @_tracks.setter
-    def _tracks(self, tracks: list[Track]) -> None:
+    @tracks.setter
+    def tracks(self, tracks: list[Track]) -> None:
         self.tracker.tracks = tracks
 
-    def _near_pile_card(
+    def near_pile_card(
         self, tr: Track, card: float, reach: float | None = None
     ) -> PileEntry | None:
         """The pile entry whose card with this face rests where ``tr`` is, if any.
@@ -84,20 +105,20 @@ class WatcherState:
         """
         name = tr.name
         lim = (self.cfg.same_spot if reach is None else reach) * card
-        return next((e for c, e in self._pile_cards_near(tr.xy, lim) if c == name), None)
+        return next((e for c, e in self.pile_cards_near(tr.xy, lim) if c == name), None)
 
-    def _pile_cards_near(
+    def pile_cards_near(
         self, xy: tuple[float, float], lim: float
     ) -> Iterator[tuple[str, PileEntry]]:
         """The faces (and their plays) of the pile cards resting within ``lim`` of
         ``xy``, among the last ``pile_depth`` plays, newest first."""
         x, y = xy
-        for entry in reversed(self._pile[-self.cfg.pile_depth :]):
+        for entry in reversed(self.pile[-self.cfg.pile_depth :]):
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, entry
 
-    def _seen_surely(self, tr: Track, clear: float) -> bool:
+    def seen_surely(self, tr: Track, clear: float) -> bool:
         """Was ``tr``'s face seen once with confidence ``clear``, or read a good many
         times at middling confidence (some faces, a wild's black one above all, are
         never read surely in flight)?"""
@@ -106,7 +127,7 @@ class WatcherState:
             len(tr.sightings) >= self.cfg.sure_looks and sure >= self.cfg.clear_look
         )
 
-    def _seen(self, tr: Track, t: float) -> float:
+    def seen(self, tr: Track, t: float) -> float:
         """How well a card was seen lately: its mean confidence over the last second.
 
         A card covered by another gets a lower confidence.
@@ -115,33 +136,33 @@ class WatcherState:
         conf = [c for _, c in list(tr.votes)[-len(recent) :]] if recent else [0.0]
         return sum(conf) / len(conf)
 
-    def _pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
+    def pile_face_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
         """Is ``face`` a card near the top of the pile, or one lying near ``xy``?
 
         The last few plays lie in a heap whose boxes wander: their faces are no new
         card anywhere on it.
         """
-        if any(face in entry.cards for entry in self._pile[-self.cfg.recent_plays :]):
+        if any(face in entry.cards for entry in self.pile[-self.cfg.recent_plays :]):
             return True
-        return any(c == face for c, _ in self._pile_cards_near(xy, self.cfg.pile_reach * card))
+        return any(c == face for c, _ in self.pile_cards_near(xy, self.cfg.pile_reach * card))
 
-    def _once_read_as_pile_card(self, tr: Track, card: float) -> bool:
+    def once_read_as_pile_card(self, tr: Track, card: float) -> bool:
         """Did this track ever read as the face of a pile card lying where it is?
 
         Its reading drifted (a pile card boxed with the heap), it was not replaced: a
         card put there would have come with a hand, and been seen arriving.
         """
         faces = tr.faces - {tr.name, BACK}
-        return any(c in faces for c, _ in self._pile_cards_near(tr.xy, self.cfg.pile_reach * card))
+        return any(c in faces for c, _ in self.pile_cards_near(tr.xy, self.cfg.pile_reach * card))
 
-    def _before_it_came(self, t: float) -> float:
+    def before_it_came(self, t: float) -> float:
         """The latest time a still picture can be from without showing a play made
         now: a card resting here lies still for ``rest_s`` before it is played, or
         ``quiet_play_rest_s`` when it was not seen coming."""
         return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
 
     @staticmethod
-    def _play_event(entry: PileEntry) -> dict[str, object]:
+    def play_event(entry: PileEntry) -> dict[str, object]:
         ev: dict[str, object] = {"type": "play"}
         if len(entry.cards) == 1:
             ev["card"] = entry.cards[0]

@@ -12,14 +12,18 @@ from vision.tracks import (
 from vision.watch.state import PileEntry, WatcherState
 
 
-class TakeBackRules(WatcherState):
-    """Take-backs."""
+class TakeBackRules:
+    """Take-backs: :meth:`step` per frame."""
+
+    def __init__(self, state: WatcherState) -> None:
+        self.state = state
+        self.cfg = state.cfg
 
     def _top_visible(self, top: PileEntry, below: PileEntry, t: float, card: float) -> bool:
         """Is a card of the top play still where it was put?"""
-        zone = self.layout.discard
+        zone = self.state.layout.discard
         near = self.cfg.same_spot * card
-        for tr in self._tracks:
+        for tr in self.state.tracks:
             if tr.last_t != t:
                 continue
             if not zone.contains(*tr.xy, margin=self.cfg.off_pile_margin * card) and (
@@ -36,7 +40,7 @@ class TakeBackRules(WatcherState):
                 )
             ):
                 top.left = True  # one of its cards was seen carried away
-        for tr in self._tracks:
+        for tr in self.state.tracks:
             if tr.last_t != t:
                 continue
             for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
@@ -64,46 +68,49 @@ class TakeBackRules(WatcherState):
             d0 <= self.cfg.carried_off_from * card and d1 >= d0 + self.cfg.carried_off_travel * card
         )
 
-    def _retraction(self, t: float, card: float) -> list[dict[str, object]]:
-        if len(self._pile) < 2:
+    def step(self, t: float, card: float) -> list[dict[str, object]]:
+        if len(self.state.pile) < 2:
             return []
-        top, below = self._pile[-1], self._pile[-2]
+        top, below = self.state.pile[-1], self.state.pile[-2]
         if self._top_visible(top, below, t, card):
-            self._top_seen_t = t
-            self._below_since = None
+            self.state.top_seen_t = t
+            self.state.below_since = None
             return []
-        if any(tr.pending_since is not None for tr in self._tracks):
+        if any(tr.pending_since is not None for tr in self.state.tracks):
             return []  # a new card is landing: not a retraction
         below_tracks = [
             tr
-            for tr in self._tracks
+            for tr in self.state.tracks
             if tr.last_t == t
             and tr.name == below.top
             and tr.last_name == below.top  # seen as that face now, not only on the vote
             and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
             <= self.cfg.same_spot * card
-            and self.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+            and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
             and (tr.id not in top.ids or top.left)
         ]
         if not below_tracks:
             # The card below may blink (a pile card half lit, or read now and then as
             # the heap): a missed frame or two does not start its wait again.
-            if self._below_since is not None and t - self._below_seen_t > self.cfg.below_gap_s:
-                self._below_since = None
-            if top.left and t - self._top_seen_t >= self.cfg.blind_undo_s:
-                zone = self.layout.discard
-                if not any(tr.last_t == t and zone.contains(*tr.xy) for tr in self._tracks):
+            if (
+                self.state.below_since is not None
+                and t - self.state.below_seen_t > self.cfg.below_gap_s
+            ):
+                self.state.below_since = None
+            if top.left and t - self.state.top_seen_t >= self.cfg.blind_undo_s:
+                zone = self.state.layout.discard
+                if not any(tr.last_t == t and zone.contains(*tr.xy) for tr in self.state.tracks):
                     # Seen carried off, and the recogniser sees nothing on the pile
                     # (it may miss the card below, a wild on a dark heap): taken back.
                     return self._take_back(top, [], t)
             return []
-        if self._below_since is None:
-            self._below_since = t
-        self._below_seen_t = t
+        if self.state.below_since is None:
+            self.state.below_since = t
+        self.state.below_seen_t = t
         # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
         # while, or read it as the one below): three times as long.
         wait = self.cfg.undo_s if top.left else self.cfg.unseen_undo_factor * self.cfg.undo_s
-        if t - self._top_seen_t < wait or t - self._below_since < self.cfg.rest_s:
+        if t - self.state.top_seen_t < wait or t - self.state.below_since < self.cfg.rest_s:
             return []
         return self._take_back(top, below_tracks, t)
 
@@ -111,14 +118,14 @@ class TakeBackRules(WatcherState):
         self, top: PileEntry, below_tracks: list[Track], t: float
     ) -> list[dict[str, object]]:
         """The top play was taken back: an ``undo``, unless the tracker refused it."""
-        self._pile.pop()
-        self._top_seen_t = t
-        self._pile_changed_t = t
-        self._below_since = None
+        self.state.pile.pop()
+        self.state.top_seen_t = t
+        self.state.pile_changed_t = t
+        self.state.below_since = None
         for tr in below_tracks:
             tr.state = TrackState.PILE
         if top.refused:
             # The tracker never applied it; the card simply went back. Noted, not sent.
-            self.quiet_takebacks.append(t)
+            self.state.quiet_takebacks.append(t)
             return []
         return [{"type": "undo"}]

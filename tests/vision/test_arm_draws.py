@@ -1,0 +1,213 @@
+"""Draws from arms (vision.watch.arm_draws): an arm at the draw pile going back to its
+seat is a draw when no card was seen drawn; made-up arm sightings, no pictures."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from tests.vision.test_watcher import (
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Table,
+    frame_detections,
+    kinds,
+    started,
+)
+from vision.arm_probe import DISCARD, DRAW, ArmSighting
+from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
+
+SEATS = {p: i for i, p in enumerate(PLAYERS)}
+
+
+class ScriptedArms:
+    """An :class:`vision.arm_probe.ArmProbe` that has seen, by frame, what a test says."""
+
+    def __init__(self) -> None:
+        self.seen: list[ArmSighting] = []
+        self.now = -1.0
+
+    def at(self, frames: range, player: str, pile: str) -> None:
+        """``player``'s arm reaches ``pile`` in these frames."""
+        for i in frames:
+            near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
+            self.seen.append(
+                ArmSighting(
+                    i / FPS, SEATS[player], (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near
+                )
+            )
+
+    def seat_for(self, first_t: float) -> int | None:
+        return None
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return [s for s in self.seen if t <= s.t <= self.now]
+
+
+def begun() -> Table:
+    """A round under way: the starter turned up a second ago (the dealer's arm gone)."""
+    table = started()
+    table.still(30)
+    return table
+
+
+def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = arms
+    out = []
+    for i, frame in enumerate(table.frames):
+        arms.now = i / FPS
+        out += w.update(frame_detections(frame), i / FPS)
+    return kinds([(0.0, e) for e in out])
+
+
+def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
+    for player in PLAYERS:
+        table = begun()
+        start = len(table.frames)
+        table.still(60)  # the hand covers the card: only the piles are seen
+        arms = ScriptedArms()
+        arms.at(range(start + 5, start + 20), player, DRAW)
+        events = feed(table, arms)
+        assert events[1:] == [{"type": "draw", "player": player}], player
+
+
+def test_without_arms_a_covered_draw_is_not_seen() -> None:
+    table = begun()
+    table.still(60)
+    w = Watcher(LAYOUT, PLAYERS)
+    events = [e for i, f in enumerate(table.frames) for e in w.update(frame_detections(f), i / 30)]
+    assert [e["type"] for e in events] == ["flip"]
+
+
+def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
+    # The dealer's arm takes the starter from the draw pile to the discard pile
+    # (a flip), and an arm passes over the draw pile on its way to the discard pile.
+    table = begun()
+    start = len(table.frames)
+    table.still(80)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 10), "Ann", DRAW)
+    arms.at(range(start + 10, start + 30), "Ann", DISCARD)
+    arms.at(range(start + 40, start + 42), "Dee", DRAW)  # passing by
+    arms.at(range(start + 42, start + 60), "Dee", DISCARD)
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.still(90)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 20), "Cy", DISCARD)  # Cy's arm puts a card down ...
+    arms.at(range(start + 32, start + 44), "Cy", DRAW)  # ... and goes back by the draw pile
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+    # The same reach a while later is a draw.
+    later = ScriptedArms()
+    later.at(range(start, start + 20), "Cy", DISCARD)
+    later.at(range(start + 55, start + 67), "Cy", DRAW)
+    assert feed(table, later)[1:] == [{"type": "draw", "player": "Cy"}]
+
+
+def test_an_arm_only_brushing_the_draw_pile_draws_nothing() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.still(40)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 2), "Cy", DRAW)  # two frames: a hand passing
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_a_card_seen_drawn_is_one_draw_with_its_arm() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.draw_card(SEAT_EDGE["Bob"])
+    table.still(30)
+    arms = ScriptedArms()
+    arms.at(range(start - 5, start + 12), "Bob", DRAW)  # the arm that carries it
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_the_arm_first_and_the_card_after_is_one_draw() -> None:
+    # The arm's visit ends before the card rules take the card for drawn.
+    table = begun()
+    start = len(table.frames)
+    table.still(30)
+    table.draw_card(SEAT_EDGE["Bob"])
+    table.still(30)
+    arms = ScriptedArms()
+    arms.at(range(start + 10, start + 24), "Bob", DRAW)
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_two_draws_by_arm_are_two_draws() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.still(90)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 15), "Dee", DRAW)
+    arms.at(range(start + 40, start + 55), "Dee", DRAW)
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Dee"}] * 2
+
+
+def test_the_settings_are_the_config_s() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 15), "Dee", DRAW)
+    w = Watcher(LAYOUT, PLAYERS, WatcherConfig(arm_draw_looks=20))
+    w.arms = arms
+    events = []
+    for i, frame in enumerate(table.frames):
+        arms.now = i / FPS
+        events += w.update(frame_detections(frame), i / FPS)
+    assert [e["type"] for e in events] == ["flip"]  # 15 looks are not enough for 20
+
+
+def test_no_draw_before_the_starter_is_turned_up() -> None:
+    # The dealer's arm takes the starter from the draw pile; it is seen on the
+    # discard pile only later (a hand covered it).
+    table = Table()
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(5, 20), "Ann", DRAW)
+    assert feed(table, arms) == []
+
+
+def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:
+    table = begun()
+    start = len(table.frames)
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 15), "Bob", DRAW)
+    arms.seen = [dataclasses.replace(s, to_draw=0.9) for s in arms.seen]  # a hand passing over
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_the_arm_of_a_play_seen_by_its_card_going_back_draws_nothing() -> None:
+    # Dee's card is seen coming in (her arm is not): the arm seen after, at the draw
+    # pile on its way back, is no draw.
+    table = begun()
+    table.bring(["red-7"], SEAT_EDGE["Dee"])
+    start = len(table.frames)
+    table.still(60)
+    arms = ScriptedArms()
+    arms.at(range(start + 8, start + 20), "Dee", DRAW)
+    assert feed(table, arms)[1:] == [{"type": "play", "card": "red-7", "player": "Dee"}]
+
+
+def test_the_dealer_s_arm_leaving_after_the_flip_draws_nothing() -> None:
+    # The starter's card is seen only on the pile (no seat); the dealer's arm, seen
+    # at the draw pile as it leaves, put that card down.
+    table = Table()
+    table.still(5)
+    start = len(table.frames)
+    table.still(10, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    table.still(60, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    arms = ScriptedArms()
+    arms.at(range(start + 8, start + 20), "Ann", DRAW)
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]

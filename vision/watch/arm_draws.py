@@ -1,0 +1,187 @@
+"""Draws whose card was never seen: an arm at the draw pile going back to its seat.
+
+A hand that covers the card it carries hides a draw from the recogniser: no
+face-down card is ever seen leaving the draw pile (``covering-hand``, draws recall
+0%). The arm is seen (:class:`vision.arm_probe.ArmProbe`): it comes in from its
+player's side, its far end stops at the draw pile, and it goes back without
+going on to the discard pile (that would be a flip, or a play passing by).
+
+:class:`ArmDrawRules` reads the arm sightings as they come and keeps, per seat, the
+*visit* going on (sightings no further apart than ``arm_draw_gone_s``). A visit
+ends when its arm has not been seen at a pile for ``arm_draw_gone_s``; it is a
+draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
+least ``arm_draw_looks`` frames, came within ``arm_draw_near`` of the pile's
+centre, and was afterwards at the discard pile in at most an
+``arm_draw_discard_share`` of its frames; and it is no arm going back from the
+discard pile past the draw pile (that seat's arm was at the discard pile
+``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
+seat play: :meth:`ArmDrawRules.played`), and no card of that seat (or of no
+known seat) was put down during the visit. No visit begun before the round's first
+card has lain on the pile ``arm_draw_after_discard_s`` is a draw (the dealer's arm
+takes the starter from the draw pile, and goes back). A
+draw the card rules saw (a face-down card leaving the pile,
+:mod:`vision.watch.draws`) is not counted again: the watcher tells
+:meth:`ArmDrawRules.step` of the card draws it made, and asks
+:meth:`ArmDrawRules.drew` before it makes one.
+
+>>> from vision.arm_probe import DISCARD, DRAW, ArmSighting
+>>> from vision.watcher_config import WatcherConfig
+>>> class Arms:
+...     def __init__(self, seen): self.seen = seen
+...     def seat_for(self, first_t): return None
+...     def sightings_since(self, t): return [s for s in self.seen if s.t >= t]
+>>> def at(t, seat, pile):  # to_draw: 0.3 card lengths at the draw pile, else 1.7
+...     near = 0.3 if pile == DRAW else 1.7
+...     return ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near)
+>>> arms = Arms([at(i / 30, 3, DRAW) for i in range(12)])     # seat 3 at the draw pile
+>>> rules = ArmDrawRules(WatcherConfig())
+>>> rules.step(arms, 0.4, []), rules.step(arms, 0.7, [])
+([], [3])
+>>> flip = Arms([at(i / 30, 0, DRAW if i < 10 else DISCARD) for i in range(30)])
+>>> ArmDrawRules(WatcherConfig()).step(flip, 2.0, [])         # went on to the discard pile
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vision.arm_probe import DISCARD, DRAW, ArmProbe, ArmSighting
+from vision.watcher_config import WatcherConfig
+
+__all__ = ["ArmDrawRules", "ArmVisit", "CardDraw"]
+
+
+@dataclass
+class ArmVisit:
+    """One arm's reach to the piles: from its first sighting to its last."""
+
+    seat: int
+    t0: float
+    t1: float
+    #: When its far end was first and last at the draw pile, and in how many frames.
+    draw_t0: float = math.inf
+    draw_t1: float = -math.inf
+    draw_looks: int = 0
+    #: The nearest its far end came to the draw pile's centre, in card lengths.
+    to_draw: float = math.inf
+    #: Begun before the round's first card was turned up (the dealer takes it).
+    before_start: bool = False
+    #: Frames after the first at the draw pile, and those of them at the discard pile.
+    after_draw: int = 0
+    discard_after_draw: int = 0
+    #: When its far end was last at the discard pile.
+    discard_t1: float = -math.inf
+    #: How long before its first frame at the draw pile this seat's arm was last at
+    #: the discard pile in an earlier visit (an arm going back from a play, seen
+    #: again as it passes the draw pile).
+    since_discard: float = math.inf
+
+    def add(self, s: ArmSighting) -> None:
+        self.t1 = s.t
+        if self.draw_looks:
+            self.after_draw += 1
+            if s.pile == DISCARD:
+                self.discard_after_draw += 1
+        if s.pile == DISCARD:
+            self.discard_t1 = s.t
+        self.to_draw = min(self.to_draw, s.to_draw)
+        if s.pile == DRAW:
+            self.draw_t0 = min(self.draw_t0, s.t)
+            self.draw_t1 = s.t
+            self.draw_looks += 1
+
+
+@dataclass(frozen=True)
+class CardDraw:
+    """A draw the card rules made: when, and for which seat (None: unknown)."""
+
+    t: float
+    seat: int | None
+
+
+class ArmDrawRules:
+    """Draws from arms: ``step(arms, t, card_draws) -> seats that drew``."""
+
+    def __init__(self, config: WatcherConfig) -> None:
+        self.cfg = config
+        self._read_to = -math.inf  # sightings up to here have been read
+        self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
+        #: Per seat, when its arm was last at the discard pile (in visits that ended).
+        self._last_discard: dict[int, float] = {}
+        #: The plays (and flips) the watcher made lately: (seat or None, time).
+        self._plays: deque[tuple[int | None, float]] = deque(maxlen=config.remembered)
+        #: The visits taken for draws lately (the card rules ask :meth:`drew`).
+        self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
+
+    def step(
+        self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw], started: bool = True
+    ) -> list[int]:
+        """Read the arms seen since the last step; the seats of the visits that ended
+        as draws now. ``card_draws`` are the card rules' draws of the last while;
+        ``started``: the round's first card is on the discard pile."""
+        seats: list[int] = []
+        for s in arms.sightings_since(self._read_to):
+            if s.t <= self._read_to:
+                continue
+            self._read_to = s.t
+            visit = self._open.get(s.seat)
+            if visit is not None and s.t - visit.t1 >= self.cfg.arm_draw_gone_s:
+                del self._open[s.seat]  # it ended before this arm came (steps far apart)
+                if self._ended(visit, card_draws):
+                    seats.append(visit.seat)
+                visit = None
+            if visit is None:
+                visit = self._open[s.seat] = ArmVisit(s.seat, s.t, s.t)
+                visit.before_start = not started
+            if s.pile == DRAW and not visit.draw_looks:
+                visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
+            visit.add(s)
+        for seat, visit in list(self._open.items()):
+            if t - visit.t1 >= self.cfg.arm_draw_gone_s:
+                del self._open[seat]
+                if self._ended(visit, card_draws):
+                    seats.append(seat)
+        return seats
+
+    def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
+        """Was this visit, just ended, a draw no card was seen for? (Kept if so.)"""
+        cfg = self.cfg
+        if visit.discard_t1 > -math.inf:
+            self._last_discard[visit.seat] = visit.discard_t1
+        if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
+            return False
+        if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
+            return False  # passing over the draw pile on the way elsewhere
+        if visit.to_draw > cfg.arm_draw_near:
+            return False  # near the draw pile, never at it: a hand passing over the table
+        if visit.discard_after_draw > cfg.arm_draw_discard_share * visit.after_draw:
+            return False  # it went on to the discard pile: a flip, or a play
+        if visit.since_discard < cfg.arm_draw_after_discard_s:
+            return False  # the arm going back from the discard pile, past the draw pile
+        lo = visit.t0 - cfg.arm_draw_card_s
+        if any(d.t >= lo and d.seat in (None, visit.seat) for d in card_draws):
+            return False  # the card was seen drawn
+        # A card put down from just before the visit (the same arm, seen a moment
+        # later) to its end.
+        lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + cfg.arm_draw_gone_s
+        if any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays):
+            return False  # this arm (or one of no known seat) put a card down meanwhile
+        self.drawn.append(visit)
+        return True
+
+    def played(self, seat: int | None, t: float) -> None:
+        """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at
+        ``t``: its arm was at the discard pile then, seen there or not."""
+        self._plays.append((seat, t))
+        if seat is not None:
+            self._last_discard[seat] = max(t, self._last_discard.get(seat, -math.inf))
+
+    def drew(self, seat: int | None, t: float) -> bool:
+        """Did an arm of ``seat`` draw the card the card rules see drawn at ``t``?"""
+        slack = self.cfg.arm_draw_card_s
+        end = self.cfg.arm_draw_gone_s + slack
+        return any(v.seat == seat and v.t0 - slack <= t <= v.t1 + end for v in self.drawn)
