@@ -99,6 +99,7 @@ class _Option:
     as_judged: Verdict | None = None
     applied: list[Event] = field(default_factory=list)  # the inferred events, as tried
     replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
+    instead: bool = False  # its events are what the real event was (not applied itself)
 
     def base(self, at: int) -> int:
         """How far back in a log of ``at`` events this explanation reaches."""
@@ -423,7 +424,34 @@ class Healer:
                 flip = {"type": "flip", "card": card}
                 cost = s.seen_play if seen else s.guess
                 options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
+            options += self._starter_played(event, cards)
         return options
+
+    def _starter_played(self, event: Event, cards: list[Card]) -> list[_Option]:
+        """A "play" before any starter that is the starter itself: the tracker never
+        heard of a flip the watcher reported (a Wild Draw Four turned up first, gone back
+        into the deck), so the watcher took the next card turned up for a play. The
+        camera's sighting of that returned card makes it the likeliest reading."""
+        if len(cards) != 1 or cards[0].is_wild:
+            return []
+        rules = self.game.rules
+        again = [
+            c
+            for c in self._seen
+            if c == "wild-draw4" or (c == "wild" and rules.first_wild == "turn-again")
+        ]
+        flip = {"type": "flip", "card": cards[0].name, "inferred": True, "read_as": "play"}
+        out = [
+            _Option(
+                "flip",
+                [{"type": "flip", "card": c}, flip],
+                self.settings.seen_play,
+                seen=c,
+                instead=True,
+            )
+            for c in again
+        ]
+        return out or [_Option("flip", [flip], self.settings.guess, True, instead=True)]
 
     def _weigh(self, options: list[_Option], played: set[str]) -> list[_Option]:
         """The camera's view: a steady top nothing explains, or a guess it contradicts."""
@@ -611,7 +639,7 @@ class Healer:
                 inferred["player"] = game.state_json()["turn"]
             steps.append((inferred, game.apply(inferred)))
         steps += [(again, game.apply(again)) for again in option.replayed]
-        if event is not None:
+        if event is not None and not option.instead:
             steps.append((event, game.apply(event)))
         if not steps:
             raise ValueError("an explanation with nothing to apply")

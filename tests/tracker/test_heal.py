@@ -424,3 +424,47 @@ def test_doctests() -> None:
     import tracker.heal
 
     assert doctest.testmod(tracker.heal).failed == 0
+
+
+# ---------------------------------------------------------------------- a returned starter
+
+
+def test_a_wild_draw_four_starter_nobody_heard_costs_no_alert() -> None:
+    """The camera saw a Wild Draw Four turned up (it goes back into the deck), the
+    tracker never heard of that flip, and the watcher took the next card turned up for
+    a play: it is the starter, and every event after it is legal."""
+    h = healer("house", flip=None, players=3)  # Cy deals: Ann plays first
+    see(h, "wild-draw4", 0.0)
+    healed = h.apply({"type": "play", "card": "green-7", "player": "Bob"})
+    assert healed.ok and healed.alerts == [], healed.to_json()
+    assert healed.inferred == [
+        {"type": "flip", "card": "wild-draw4", "inferred": True},
+        {"type": "flip", "card": "green-7", "inferred": True, "read_as": "play"},
+    ]
+    state = h.game.state_json()
+    assert (state["top"], state["turn"], hands(h)) == ("green-7", "Ann", {n: 7 for n in NAMES[:3]})
+    clean(h, {"type": "draw", "player": "Ann"})
+    clean(h, {"type": "play", "card": "green-2", "player": "Ann"})
+    clean(h, {"type": "play", "card": "green-9", "player": "Bob"})
+
+
+def test_a_play_before_any_starter_without_the_camera_costs_one_question() -> None:
+    """From events alone a play before any starter may be a play after a missed flip,
+    or the starter itself: one question, and the events after it settle it silently."""
+    h = healer("house", flip=None, players=3)
+    first = h.apply({"type": "play", "card": "green-7", "player": "Bob"})
+    assert first.codes == [ASK]
+    assert any("starter card was green-7" in o["en"] for o in first.alerts[0].params["options"])
+    later = [
+        {"type": "draw", "player": "Ann"},
+        {"type": "play", "card": "green-2", "player": "Ann"},
+        {"type": "play", "card": "green-9", "player": "Bob"},
+        {"type": "play", "card": "green-3", "player": "Cy"},
+    ]
+    assert [a for e in later for a in h.apply(e).alerts] == []
+    state = h.game.state_json()
+    assert (state["top"], state["turn"], hands(h)) == (
+        "green-3",
+        "Ann",
+        {"Ann": 7, "Bob": 6, "Cy": 6},
+    )
