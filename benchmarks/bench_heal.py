@@ -269,7 +269,7 @@ def logs(args: argparse.Namespace) -> list[tuple[str, str, list[Event]]]:
                 log = log[: args.max_events]
             out.append((f"simulator, {rules} rules", rules, log))
     if args.rendered:
-        from vision.synth_video import simulated_game
+        from synth.video import simulated_game
 
         for seed in range(args.first_seed, args.first_seed + args.games):
             log = simulated_game(seed, turns=40)

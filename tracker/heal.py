@@ -48,7 +48,15 @@ MISS_CODES: Final = frozenset(
     {"out-of-turn", "illegal-card", "penalty-pending", "illegal-last-card"}
 )
 MISS_REASONS: Final = frozenset(
-    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over", "too-many-copies"}
+    {
+        "must-draw",
+        "must-draw-penalty",
+        "no-wild",
+        "need-flip",
+        "round-over",
+        "too-many-copies",
+        "not-enough-cards",  # a missed draw: the hand holds one more than the record
+    }
 )
 ASK: Final = "ask-referee"
 WILDS: Final = frozenset({"wild", "wild-draw4"})

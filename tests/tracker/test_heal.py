@@ -468,3 +468,34 @@ def test_a_play_before_any_starter_without_the_camera_costs_one_question() -> No
         "Ann",
         {"Ann": 7, "Bob": 6, "Cy": 6},
     )
+
+
+# ---------------------------------------------------------------------- a missed draw
+
+
+def test_a_fan_the_record_says_a_player_cannot_hold_infers_the_missed_draw() -> None:
+    """Ann's draw was missed and she played the drawn card at once (nothing refused);
+    later she goes out with a fan of two cards the record says she does not hold."""
+    h = Healer(Game(preset("house")))
+    clean(h, {"type": "round", "players": NAMES[:3], "dealer": "Cy", "hand_size": 2})
+    clean(h, {"type": "flip", "card": "red-5"})
+    clean(h, {"type": "play", "card": "red-7", "player": "Ann"})  # her draw before: missed
+    clean(h, {"type": "play", "card": "red-9", "player": "Bob"})
+    clean(h, {"type": "play", "card": "red-2", "player": "Cy"})
+    healed = h.apply({"type": "play", "cards": ["red-3", "blue-3"], "player": "Ann"})
+    assert healed.ok and healed.alerts == [], healed.to_json()
+    assert healed.kind == "draw"
+    assert [(e["type"], e.get("player")) for e in healed.inferred] == [("draw", "Ann")]
+    state = h.game.state_json()
+    assert (state["phase"], hands(h)) == ("round-over", {"Ann": 0, "Bob": 1, "Cy": 1})
+
+
+def test_a_fan_one_missed_draw_does_not_explain_is_still_refused() -> None:
+    """Four cards from a hand of two by the record: one missed draw is not enough."""
+    h = Healer(Game(preset("house")))
+    clean(h, {"type": "round", "players": NAMES[:3], "dealer": "Cy", "hand_size": 2})
+    clean(h, {"type": "flip", "card": "red-5"})
+    fan = ["red-3", "blue-3", "green-3", "yellow-3"]
+    healed = h.apply({"type": "play", "cards": fan, "player": "Ann"})
+    assert not healed.ok and healed.inferred == []
+    assert [a.params.get("reason") for a in healed.alerts] == ["not-enough-cards"]
