@@ -422,8 +422,10 @@ def test_doctests() -> None:
     import doctest
 
     import tracker.heal
+    import tracker.heal_options
 
     assert doctest.testmod(tracker.heal).failed == 0
+    assert doctest.testmod(tracker.heal_options).failed == 0
 
 
 # ---------------------------------------------------------------------- a returned starter
