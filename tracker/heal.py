@@ -394,16 +394,18 @@ class Healer:
         """A "play" before any starter that is the starter itself: the tracker never
         heard of a flip the watcher reported (a Wild Draw Four turned up first, gone back
         into the deck), so the watcher took the next card turned up for a play. The
-        camera's sighting of that returned card makes it the likeliest reading."""
-        if len(cards) != 1 or cards[0].is_wild:
-            return []
+        camera's sighting of that returned card makes it the likeliest reading; without
+        it the reading is a guess (asked, like a missed starter)."""
         rules = self.game.rules
-        again = [
-            c
-            for c in self._seen
-            if c == "wild-draw4" or (c == "wild" and rules.first_wild == "turn-again")
-        ]
+
+        def again(name: str) -> bool:  # a starter that goes back into the deck
+            return name == "wild-draw4" or (name == "wild" and rules.first_wild == "turn-again")
+
+        if len(cards) != 1 or again(cards[0].name):
+            return []
         flip = {"type": "flip", "card": cards[0].name, "inferred": True, "read_as": "play"}
+        if cards[0].is_wild and isinstance(event.get("color"), str):
+            flip["color"] = event["color"]
         out = [
             Option(
                 "flip",
@@ -412,7 +414,8 @@ class Healer:
                 seen=c,
                 instead=True,
             )
-            for c in again
+            for c in self._seen
+            if again(c)
         ]
         return out or [Option("flip", [flip], self.settings.guess, True, instead=True)]
 
