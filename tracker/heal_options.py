@@ -138,10 +138,13 @@ def with_card(option: Option, card: str, color: str | None) -> Option:
     laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
     if not laid:
         raise ValueError(f"the option '{option.texts()[1]}' lays no card")
-    laid[0]["card"] = card
-    laid[0].pop("color", None)
+    # The card in question: the first laid, or the event read instead of the real one
+    # (a "play" read as the starter, after a returned Wild Draw Four).
+    fixed = laid[-1] if option.instead else laid[0]
+    fixed["card"] = card
+    fixed.pop("color", None)
     if color is not None:
-        laid[0]["color"] = color
+        fixed["color"] = color
     return replace(option, events=events, rewrite=rewrite, guessed=False)
 
 

@@ -501,3 +501,14 @@ def test_a_fan_one_missed_draw_does_not_explain_is_still_refused() -> None:
     healed = h.apply({"type": "play", "cards": fan, "player": "Ann"})
     assert not healed.ok and healed.inferred == []
     assert [a.params.get("reason") for a in healed.alerts] == ["not-enough-cards"]
+
+
+def test_correcting_a_starter_read_from_a_play_names_the_starter_not_the_returned_card() -> None:
+    from tracker.heal_options import Option, with_card
+
+    returned = {"type": "flip", "card": "wild-draw4"}
+    starter = {"type": "flip", "card": "green-7", "inferred": True, "read_as": "play"}
+    option = Option("flip", [returned, starter], 0.5, instead=True)
+    fixed = with_card(option, "green-8", None)
+    assert [e["card"] for e in fixed.events] == ["wild-draw4", "green-8"]
+    assert [e["card"] for e in option.events] == ["wild-draw4", "green-7"]  # unchanged
