@@ -269,7 +269,7 @@ def logs(args: argparse.Namespace) -> list[tuple[str, str, list[Event]]]:
                 log = log[: args.max_events]
             out.append((f"simulator, {rules} rules", rules, log))
     if args.rendered:
-        from vision.synth_video import simulated_game
+        from synth.video import simulated_game
 
         for seed in range(args.first_seed, args.first_seed + args.games):
             log = simulated_game(seed, turns=40)
@@ -375,6 +375,9 @@ def main() -> int:
             every = [o for (m, _k), outs in table.items() if m == mode for o in outs]
             print(row(mode, "all", every))
     print()
+    over = [o for t in tables.values() for outs in t.values() for o in outs if o.alerts > 1]
+    twice = sum(1 for o in over if o.asks > 1)
+    print(f"faults costing > 1 alert: {len(over)}, of which {twice} raise two or more questions")
     HEAL_MS.sort()
     if HEAL_MS:
         p90 = HEAL_MS[int(0.9 * (len(HEAL_MS) - 1))]

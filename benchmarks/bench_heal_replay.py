@@ -113,7 +113,11 @@ def main() -> int:
                     )
                 healed, bare = rows["heal"][-1]["alerts"], rows["bare"][-1]["alerts"]
                 what = f"{event.get('type')} {event.get('card', '')}".strip()
-                print(f"seed {seed} drop #{i} {what}: alerts {healed} healed / {bare} bare")
+                step = "ends in step" if rows["heal"][-1]["in_step"] else "ends out of step"
+                print(
+                    f"seed {seed} drop #{i} {what}: alerts {healed} healed / {bare} bare; "
+                    f"healed {step}"
+                )
     print()
     print(f"clean replays: alerts healed {clean_alerts['heal']}, bare {clean_alerts['bare']}")
     print(

@@ -31,12 +31,24 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from tracker.amend import Rewrite, rewind, rewrite
-from tracker.cards import COLORS, NUMBERS, Card, CardError, parse_card
+from tracker.cards import COLORS, NUMBERS, Card, parse_card
 from tracker.game import Game, Verdict
+from tracker.heal_options import (
+    WILDS,
+    HealSettings,
+    Option,
+    bridges,
+    card_or_none,
+    drawn_count,
+    event_cards,
+    laid_fields,
+    plays_card,
+    with_card,
+)
 from tracker.messages import Alert
 
 Event = dict[str, Any]
@@ -48,66 +60,18 @@ MISS_CODES: Final = frozenset(
     {"out-of-turn", "illegal-card", "penalty-pending", "illegal-last-card"}
 )
 MISS_REASONS: Final = frozenset(
-    {"must-draw", "must-draw-penalty", "no-wild", "need-flip", "round-over", "too-many-copies"}
+    {
+        "must-draw",
+        "must-draw-penalty",
+        "no-wild",
+        "need-flip",
+        "round-over",
+        "too-many-copies",
+        "not-enough-cards",  # a missed draw: the hand holds one more than the record
+    }
 )
 ASK: Final = "ask-referee"
-WILDS: Final = frozenset({"wild", "wild-draw4"})
 _STATE_KEYS: Final = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
-
-
-@dataclass(frozen=True)
-class HealSettings:
-    """Costs of the explanations (lower is likelier) and how the camera's view counts.
-
-    An explanation within ``margin`` of the best one that leaves another state is a
-    rival: the referee is asked. A play of a card nobody saw is a guess: always asked.
-    """
-
-    seen_play: float = 0.5  # a play of the card the camera saw on top
-    misread: float = 0.75  # the last card read wrong; the camera shows the right one
-    penalty: float = 0.75  # a pending draw penalty taken: it was owed
-    draw: float = 1.25  # a turn's draw (its pass is implied by the next play)
-    passed: float = 0.25
-    color: float = 1.25  # the colour named for the wild on top was another
-    retract: float = 1.25  # the last play was taken back
-    duplicate: float = 1.0  # a play taken twice (a jump-in with the twin) was reported twice
-    guess: float = 2.0  # a card nobody saw
-    as_judged: float = 2.0  # no miss: the event is the player's own mistake
-    contradicted: float = 1.5  # added where the camera's view says otherwise
-    margin: float = 1.0
-    top_sightings: int = 3  # sightings in a row that make a seen top steady ...
-    top_steady_s: float = 0.4  # ... over at least this long
-    top_patience_s: float = 2.0  # a steady top unlike the record's this long: heal
-    rewrite_depth: int = 4  # a misread card is looked for this far back in the log
-    max_options: int = 4  # options offered to the referee
-    remember_refused: int = 3  # refused events tried again with a later explanation
-    earlier: float = 0.25  # added per event back, for a miss before events that were legal
-    max_recounts: int = 6  # other readings tried per copy of a card the deck has no more of
-
-
-@dataclass
-class _Option:
-    """One explanation: inferred events (after rewriting one past event) and its cost."""
-
-    kind: str
-    events: list[Event]
-    cost: float
-    guessed: bool = False
-    rewrite: tuple[int, list[Event]] | None = None  # (index in the log, events put instead)
-    seen: str | None = None  # the camera-seen card it accounts for
-    state: tuple[Any, ...] = ()
-    as_judged: Verdict | None = None
-    applied: list[Event] = field(default_factory=list)  # the inferred events, as tried
-    replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
-
-    def base(self, at: int) -> int:
-        """How far back in a log of ``at`` events this explanation reaches."""
-        undos = sum(1 for e in self.events if e["type"] == "undo")
-        return min(at - undos, self.rewrite[0] if self.rewrite is not None else at)
-
-    def texts(self) -> tuple[str, str, str, str]:
-        """(question, statement) in English, then in Chinese."""
-        return _texts(self)
 
 
 class AskReferee(Alert):
@@ -120,7 +84,7 @@ class AskReferee(Alert):
     its ``_zh``).
     """
 
-    def __init__(self, player: str | None, options: list[_Option], question_id: int) -> None:
+    def __init__(self, player: str | None, options: list[Option], question_id: int) -> None:
         texts = [o.texts() for o in options]
         en_others = "; ".join(t[1] for t in texts[1:])
         zh_others = "；".join(t[3] for t in texts[1:])
@@ -196,7 +160,7 @@ class _Question:
     tail: list[Event]  # ... and these events applied again, to undo the healing
     end: int  # the log's length right after the healing
     event: Event | None  # the real event (None: healed from the camera's view alone)
-    options: list[_Option]
+    options: list[Option]
 
 
 class Healer:
@@ -234,7 +198,7 @@ class Healer:
             return self._done(healed)
         if verdict.ok or not _missable(verdict, event):
             if not verdict.ok:
-                self._ignored.update(c.name for c in _cards(event))
+                self._ignored.update(c.name for c in event_cards(event))
             elif event["type"] != "color":
                 self._refused = []
             return self._done(Healed([(event, verdict)], verdict, verdict.ok))
@@ -282,7 +246,7 @@ class Healer:
             raise LookupError(f"no open question with an option {index}")
         option = q.options[index]
         if card is not None:
-            option = _with_card(option, card, color)
+            option = with_card(option, card, color)
         game = self.game
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
@@ -318,10 +282,10 @@ class Healer:
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, event: Event, verdict: Verdict) -> list[_Option]:
+    def _explain(self, event: Event, verdict: Verdict) -> list[Option]:
         game, s = self.game, self.settings
         at, seq = len(game.events), game.seq
-        cards = _cards(event)
+        cards = event_cards(event)
         options = self._candidates(event)
         if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
             options += self._recounts(cards)
@@ -332,13 +296,13 @@ class Healer:
         # A refusal for a rule (not an impossible event) may be the player's own mistake.
         ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
         cost = s.as_judged + (0.0 if ruled else s.contradicted)
-        options.append(_Option("as-judged", [], cost, as_judged=verdict))
+        options.append(Option("as-judged", [], cost, as_judged=verdict))
         found = [o for o in options if self._try(o, event, at, seq, None)]
         if min((o.cost for o in found if o.as_judged is None), default=cost) >= cost:
             found += [o for o in self._earlier(at, seq) if self._try(o, event, at, seq, None)]
         return found
 
-    def _earlier(self, at: int, seq: int) -> list[_Option]:
+    def _earlier(self, at: int, seq: int) -> list[Option]:
         """Missed events a few events back: the ones since were legal all the same."""
         s, game = self.settings, self.game
         log, out = game.events, []
@@ -354,56 +318,56 @@ class Healer:
                     inferred = [{**e, "inferred": True} for e in option.events]
                     cost = option.cost + back * s.earlier
                     rewrite = (index, [*inferred, log[index]])
-                    out.append(_Option(option.kind, [], cost, option.guessed, rewrite))
+                    out.append(Option(option.kind, [], cost, option.guessed, rewrite))
             self._restore(index, log[index:at], seq)
         return out
 
-    def _candidates(self, event: Event) -> list[_Option]:
+    def _candidates(self, event: Event) -> list[Option]:
         """Missed events that may explain ``event`` in the game's present state."""
         game, s = self.game, self.settings
         state = game.state_json()
-        turn, cards = state["turn"], _cards(event)
-        options: list[_Option] = []
+        turn, cards = state["turn"], event_cards(event)
+        options: list[Option] = []
         if state["phase"] == "play" and turn is not None:
             if state["pending_draw"]:
                 draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
-                options.append(_Option("penalty", [draw], s.penalty))
+                options.append(Option("penalty", [draw], s.penalty))
             else:
                 draw, passed = {"type": "draw", "player": turn}, {"type": "pass", "player": turn}
-                options.append(_Option("draw", [draw], s.draw))
-                options.append(_Option("draw", [draw, passed], s.draw + s.passed))
-                options.append(_Option("pass", [passed], s.passed))
+                options.append(Option("draw", [draw], s.draw))
+                options.append(Option("draw", [draw, passed], s.draw + s.passed))
+                options.append(Option("pass", [passed], s.passed))
                 actor = event.get("player")
                 if isinstance(actor, str) and actor != turn and event.get("type") != "draw":
                     # The actor drew first (the pass of the player on turn implied).
                     own = {"type": "draw", "player": actor}
-                    options.append(_Option("draw", [own], s.draw))
-                    options.append(_Option("draw", [passed, own], s.draw + s.passed))
+                    options.append(Option("draw", [own], s.draw))
+                    options.append(Option("draw", [passed, own], s.draw + s.passed))
             for laid, color, seen in self._guesses(event, state):
-                play: Event = {"type": "play", "player": turn, **_laid(laid)}
+                play: Event = {"type": "play", "player": turn, **laid_fields(laid)}
                 if color is not None:
                     play["color"] = color
                 cost = s.seen_play if seen else s.guess
                 shown = laid[-1] if seen else None
-                options.append(_Option("play", [play], cost, not seen, seen=shown))
+                options.append(Option("play", [play], cost, not seen, seen=shown))
                 # Or the player on turn drew and passed, and the next one played it.
                 later = {k: v for k, v in play.items() if k != "player"}
                 after_pass = [{"type": "pass", "player": turn}, later]
-                options.append(_Option("play", after_pass, cost + s.passed, not seen, seen=shown))
+                options.append(Option("play", after_pass, cost + s.passed, not seen, seen=shown))
             if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
                 # Someone jumped in with the identical card (which looks the same on top).
                 for other in state["hands"]:
                     if other != turn:
                         jump = {"type": "play", "card": state["top"], "player": other}
-                        options.append(_Option("play", [jump], s.guess, True))
+                        options.append(Option("play", [jump], s.guess, True))
             if state["top"] in WILDS and cards and cards[0].color is not None:
                 options.append(
-                    _Option("color", [{"type": "color", "color": cards[0].color}], s.color)
+                    Option("color", [{"type": "color", "color": cards[0].color}], s.color)
                 )
             log = game.events
             if log and log[-1].get("type") == "play":
-                options.append(_Option("retract", [{"type": "undo"}], s.retract))
-            options += self._misreads(cards, list(self._seen), _drawn(event))
+                options.append(Option("retract", [{"type": "undo"}], s.retract))
+            options += self._misreads(cards, list(self._seen), drawn_count(event))
         elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
             log = game.events
@@ -416,16 +380,46 @@ class Healer:
                 last = log[plays[0]]
                 draw = {"type": "draw", "player": last.get("player"), "inferred": True}
                 rewrite = (plays[0], [draw, last])
-                options.append(_Option("late-draw", [], s.draw, rewrite=rewrite))
+                options.append(Option("late-draw", [], s.draw, rewrite=rewrite))
         elif state["phase"] == "flip" and event.get("type") == "play" and cards:
-            for card in [*self._seen, *_bridges(cards[0], None, None)]:
+            for card in [*self._seen, *bridges(cards[0], None, None)]:
                 seen = card in self._seen
                 flip = {"type": "flip", "card": card}
                 cost = s.seen_play if seen else s.guess
-                options.append(_Option("flip", [flip], cost, not seen, seen=card if seen else None))
+                options.append(Option("flip", [flip], cost, not seen, seen=card if seen else None))
+            options += self._starter_played(event, cards)
         return options
 
-    def _weigh(self, options: list[_Option], played: set[str]) -> list[_Option]:
+    def _starter_played(self, event: Event, cards: list[Card]) -> list[Option]:
+        """A "play" before any starter that is the starter itself: the tracker never
+        heard of a flip the watcher reported (a Wild Draw Four turned up first, gone back
+        into the deck), so the watcher took the next card turned up for a play. The
+        camera's sighting of that returned card makes it the likeliest reading; without
+        it the reading is a guess (asked, like a missed starter)."""
+        rules = self.game.rules
+
+        def again(name: str) -> bool:  # a starter that goes back into the deck
+            return name == "wild-draw4" or (name == "wild" and rules.first_wild == "turn-again")
+
+        if len(cards) != 1 or again(cards[0].name):
+            return []
+        flip = {"type": "flip", "card": cards[0].name, "inferred": True, "read_as": "play"}
+        if cards[0].is_wild and isinstance(event.get("color"), str):
+            flip["color"] = event["color"]
+        out = [
+            Option(
+                "flip",
+                [{"type": "flip", "card": c}, flip],
+                self.settings.seen_play,
+                seen=c,
+                instead=True,
+            )
+            for c in self._seen
+            if again(c)
+        ]
+        return out or [Option("flip", [flip], self.settings.guess, True, instead=True)]
+
+    def _weigh(self, options: list[Option], played: set[str]) -> list[Option]:
         """The camera's view: a steady top nothing explains, or a guess it contradicts."""
         s = self.settings
         unexplained = [c for c in self._seen if c not in played]
@@ -435,7 +429,7 @@ class Healer:
                 self._saw_top
                 and (option.kind == "retract" or option.guessed)
                 and option.kind in ("play", "misread", "flip", "retract")
-                and not _same_card(option, self._top)
+                and not plays_card(option, self._top)
             )
             if (unexplained and option.seen is None) or guess_against_view:
                 option.cost += s.contradicted
@@ -445,7 +439,7 @@ class Healer:
         self, event: Event, state: dict[str, Any]
     ) -> list[tuple[list[str], str | None, bool]]:
         """Cards the player on turn may have played unseen: (cards, colour, seen)."""
-        cards = _cards(event)
+        cards = event_cards(event)
         names = {c.name for c in cards}
         real = cards[0] if cards else None
         wild_color = (
@@ -456,7 +450,7 @@ class Healer:
             if card not in names:
                 out.append(([card], wild_color if card in WILDS else None, True))
                 out += [(fan, None, True) for fan in self._fans(card, state["color"])]
-        for name in _bridges(real, _card(state["top"]), state["color"]):
+        for name in bridges(real, card_or_none(state["top"]), state["color"]):
             if name not in self._seen:
                 out.append(([name], wild_color if name in WILDS else None, False))
         return out
@@ -464,7 +458,7 @@ class Healer:
     def _fans(self, card: str, color: str | None) -> list[list[str]]:
         """Several cards at once with ``card`` on top: one of the colour on the pile under
         it (the rules allowing it); the camera sees only the top one."""
-        top = _card(card)
+        top = card_or_none(card)
         if not self.game.rules.multi_play or top is None or top.color in (None, color):
             return []
         if color not in COLORS:
@@ -473,7 +467,7 @@ class Healer:
         under = f"{color}-{top.value}"
         return [[under, card], [under, f"{third}-{top.value}", card]]
 
-    def _misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[_Option]:
+    def _misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[Option]:
         """The last card laid (a flip or a one-card play, a few events back) was another;
         ``drawn``: the cards of a draw that would be a penalty (a +2 or +4 misread)."""
         s, log = self.settings, self.game.events
@@ -488,8 +482,8 @@ class Healer:
         if found is None:
             return []
         old = log[found]
-        was = _card(old["card"])
-        guesses = _bridges(cards[0], was, None, misread=True) if cards else []
+        was = card_or_none(old["card"])
+        guesses = bridges(cards[0], was, None, misread=True) if cards else []
         if was is not None and was.color is not None and drawn in (2, 4):
             guesses.append(f"{was.color}-draw2" if drawn == 2 else "wild-draw4")
         out = []
@@ -501,31 +495,33 @@ class Healer:
             if is_seen:
                 cost = s.misread + (s.contradicted if self._saw_top else 0.0)
             fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
-            option = _Option("misread", [], cost, not is_seen, (found, [fixed]))
+            option = Option("misread", [], cost, not is_seen, (found, [fixed]))
             option.seen = name if is_seen else None
             out.append(option)
         return out
 
-    def _twice(self) -> list[_Option]:
+    def _twice(self) -> list[Option]:
         """A play the rules took a second time (a jump-in with the twin card) that was
         one play reported twice, a few events back."""
         s, log = self.settings, self.game.events
         out = []
         for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 1) - 1, -1):
             old, before = log[index], log[index - 1]
-            twin = old["type"] == before["type"] == "play" and _cards(old) == _cards(before)
+            twin = old["type"] == before["type"] == "play" and event_cards(old) == event_cards(
+                before
+            )
             if twin and old.get("player") == before.get("player"):
-                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
-                option.seen = " + ".join(c.name for c in _cards(old))
+                option = Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option.seen = " + ".join(c.name for c in event_cards(old))
                 out.append(option)
         return out
 
-    def _recounts(self, cards: list[Card]) -> list[_Option]:
+    def _recounts(self, cards: list[Card]) -> list[Option]:
         """A deck holds no more copies: an earlier copy in this round was another card
         (a misread, or a guess). The latest copies first, each read as a card of its
         colour or of its value."""
         s, log = self.settings, self.game.events
-        out: list[_Option] = []
+        out: list[Option] = []
         names = {c.name for c in cards}
         for index in range(len(log) - 1, -1, -1):
             old = log[index]
@@ -536,7 +532,7 @@ class Healer:
             before = log[index - 1]
             if before.get("card") == old["card"] and before.get("player") == old.get("player"):
                 # Taken as a jump-in with the twin, it was one play reported twice.
-                option = _Option("duplicate", [], s.duplicate, rewrite=(index, []))
+                option = Option("duplicate", [], s.duplicate, rewrite=(index, []))
                 option.seen = old["card"]
                 out.append(option)
             was = parse_card(old["card"])
@@ -546,40 +542,38 @@ class Healer:
             others += [f"{was.color}-{v}" for v in NUMBERS if was.is_number and v != was.value]
             for name in others[: s.max_recounts]:
                 fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
-                out.append(_Option("misread", [], s.guess, True, (index, [fixed])))
+                out.append(Option("misread", [], s.guess, True, (index, [fixed])))
         return out
 
-    def _top_options(self, card: str) -> list[_Option]:
+    def _top_options(self, card: str) -> list[Option]:
         """Explanations of a steady top ``card`` that the record does not show."""
         s, state = self.settings, self.game.state_json()
         turn, out = state["turn"], []
         if state["phase"] == "flip":
-            out.append(_Option("flip", [{"type": "flip", "card": card}], s.seen_play, seen=card))
+            out.append(Option("flip", [{"type": "flip", "card": card}], s.seen_play, seen=card))
         if state["phase"] != "play" or turn is None:
             return out
         play: Event = {"type": "play", "card": card, "player": turn}
         cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
-        out.append(_Option("play", [play], cost, seen=card))
+        out.append(Option("play", [play], cost, seen=card))
         for fan in self._fans(card, state["color"]):
-            several = {"type": "play", "player": turn, **_laid(fan)}
-            out.append(_Option("play", [several], cost, seen=card))
+            several = {"type": "play", "player": turn, **laid_fields(fan)}
+            out.append(Option("play", [several], cost, seen=card))
         # The player on turn drew and passed; the next one played it.
         after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
-        out.append(_Option("play", after_pass, cost + s.passed, seen=card))
+        out.append(Option("play", after_pass, cost + s.passed, seen=card))
         if state["pending_draw"]:
             draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
             after = {"type": "play", "card": card}
-            out.append(_Option("penalty", [draw, after], cost + s.penalty, seen=card))
+            out.append(Option("penalty", [draw, after], cost + s.penalty, seen=card))
         log = self.game.events
         if log and log[-1].get("type") == "play":
-            out.append(_Option("retract", [{"type": "undo"}], s.retract, seen=card))
+            out.append(Option("retract", [{"type": "undo"}], s.retract, seen=card))
         return out + self._misreads([], [card])
 
     # ------------------------------------------------------------------ trying and choosing
 
-    def _try(
-        self, option: _Option, event: Event | None, at: int, seq: int, top: str | None
-    ) -> bool:
+    def _try(self, option: Option, event: Event | None, at: int, seq: int, top: str | None) -> bool:
         """Apply ``option`` (then ``event``), note the state, and take it all back."""
         base = option.base(at)
         tail = self.game.events[base:at]
@@ -595,7 +589,7 @@ class Healer:
         return fine
 
     def _commit(
-        self, option: _Option, event: Event | None, steps: list[tuple[Event, Verdict]]
+        self, option: Option, event: Event | None, steps: list[tuple[Event, Verdict]]
     ) -> Verdict:
         """Apply an option's rewrite and inferred events, then ``event``; the last verdict."""
         game = self.game
@@ -611,7 +605,7 @@ class Healer:
                 inferred["player"] = game.state_json()["turn"]
             steps.append((inferred, game.apply(inferred)))
         steps += [(again, game.apply(again)) for again in option.replayed]
-        if event is not None:
+        if event is not None and not option.instead:
             steps.append((event, game.apply(event)))
         if not steps:
             raise ValueError("an explanation with nothing to apply")
@@ -635,10 +629,10 @@ class Healer:
         if seq is not None:
             game.seq = seq
 
-    def _decide(self, event: Event | None, options: list[_Option], at: int, seq: int) -> Healed:
+    def _decide(self, event: Event | None, options: list[Option], at: int, seq: int) -> Healed:
         """Apply the best explanation; ask the referee when it is a guess or has rivals."""
         s, game = self.settings, self.game
-        by_state: dict[tuple[Any, ...], _Option] = {}
+        by_state: dict[tuple[Any, ...], Option] = {}
         for option in sorted(options, key=lambda o: (o.cost, o.as_judged is None)):
             by_state.setdefault(option.state, option)
         best, *others = by_state.values()
@@ -663,7 +657,7 @@ class Healer:
             healed.kind = best.kind
             self._refused = []
         elif event is not None:
-            self._ignored.update(c.name for c in _cards(event))
+            self._ignored.update(c.name for c in event_cards(event))
             if len(game.events) == at:  # (a refusal with a penalty is in the log)
                 self._refused = [*self._refused, event][-s.remember_refused :]
         if silent:  # a later event may yet need one of the other misses
@@ -724,7 +718,7 @@ class Healer:
         copy on one's turn, it is a play: the two cannot be told apart.)"""
         if verdict.ok or event.get("type") != "play" or last is None:
             return False
-        if last.get("type") != "play" or _cards(last) != _cards(event):
+        if last.get("type") != "play" or event_cards(last) != event_cards(event):
             return False
         who, before = event.get("player"), last.get("player")
         return who is None or before is None or who == before
@@ -764,87 +758,10 @@ def _missable(verdict: Verdict, event: Event) -> bool:
         if alert.code in MISS_CODES:
             continue
         reason = alert.params.get("reason")
-        if alert.code == "bad-event" and (reason in MISS_REASONS or _drawn(event) > 1):
+        if alert.code == "bad-event" and (reason in MISS_REASONS or drawn_count(event) > 1):
             continue
         return False
     return bool(verdict.alerts)
-
-
-def _drawn(event: Event) -> int:
-    """The cards a ``draw`` event takes (0 for another event)."""
-    count = event.get("count", 1)
-    ok = event.get("type") == "draw" and isinstance(count, int) and not isinstance(count, bool)
-    return count if ok else 0
-
-
-def _card(name: object) -> Card | None:
-    try:
-        return parse_card(name)
-    except CardError:
-        return None
-
-
-def _cards(event: Event) -> list[Card]:
-    names = event.get("cards") if event.get("cards") is not None else [event.get("card")]
-    if not isinstance(names, list):
-        return []
-    cards = [_card(n) for n in names]
-    return [c for c in cards if c is not None] if all(cards) else []
-
-
-def _bridges(
-    real: Card | None, top: Card | None, color: str | None, misread: bool = False
-) -> list[str]:
-    """Cards that may lie between ``top`` (of ``color``) and the card ``real`` played
-    next: one per kind of effect (number, skip, reverse, draw2, wild, wild-draw4).
-
-    With ``misread``, the cards ``top`` may have been misread from: its value in the
-    real card's colour, or its colour with the real card's value.
-    """
-    colors = [c for c in (color, real.color if real else None, top.color if top else None) if c]
-    values = [v for v in (top.value if top else None, real.value if real else None) if v]
-    if misread:
-        if real is None or top is None or top.color is None or real.color is None:
-            return []
-        return list(dict.fromkeys([f"{real.color}-{top.value}", f"{top.color}-{real.value}"]))
-    out = [
-        f"{c}-{v}"
-        for c in colors
-        for v in [*values, "skip", "reverse", "draw2", "5"]
-        if c in COLORS
-    ]
-    if top is not None and top.color is not None:
-        out += [f"{c}-{top.value}" for c in COLORS]  # the top's value, in any colour
-    out = [n for n in dict.fromkeys(out) if _card(n) is not None]
-    return [*out, "wild", "wild-draw4"]
-
-
-def _with_card(option: _Option, card: str, color: str | None) -> _Option:
-    """The option with ``card`` (and ``color``) for the card it lays (a correction)."""
-    if _card(card) is None:
-        raise ValueError(f"{card!r} is not a card")
-    if color is not None and color not in COLORS:
-        raise ValueError(f"{color!r} is not a color")
-    events = [dict(e) for e in option.events]
-    rewrite = (option.rewrite[0], [dict(e) for e in option.rewrite[1]]) if option.rewrite else None
-    laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
-    if not laid:
-        raise ValueError(f"the option '{option.texts()[1]}' lays no card")
-    laid[0]["card"] = card
-    laid[0].pop("color", None)
-    if color is not None:
-        laid[0]["color"] = color
-    return replace(option, events=events, rewrite=rewrite, guessed=False)
-
-
-def _laid(cards: list[str]) -> Event:
-    """The ``card`` or ``cards`` field of a play."""
-    return {"card": cards[0]} if len(cards) == 1 else {"cards": list(cards)}
-
-
-def _same_card(option: _Option, top: str | None) -> bool:
-    """Does the option play a card identical to ``top`` (which the camera sees the same)?"""
-    return any(e.get("card") == top for e in option.events)
 
 
 def _design_state(game: Game) -> dict[str, Any]:
@@ -859,62 +776,6 @@ def _key(game: Game) -> tuple[Any, ...]:
         tuple(sorted(state[k].items())) if isinstance(state[k], dict) else state[k]
         for k in _STATE_KEYS
     )
-
-
-_QUESTIONS: Final = {
-    "play": ("Did {p} play {card}?", "{p} played {card}", "{p} 出了 {card}"),
-    "draw": ("Did {p} draw a card?", "{p} drew a card", "{p} 摸了一张牌"),
-    "penalty": ("Did {p} take the penalty cards?", "{p} took the penalty cards", "{p} 摸了罚牌"),
-    "pass": ("Did {p} pass?", "{p} passed", "{p} 过牌"),
-    "color": (
-        "Was the color named {color}?",
-        "the color named was {color}",
-        "叫的颜色是 {color}",
-    ),
-    "retract": ("Was {card} taken back?", "{card} was taken back", "{card} 被收回了"),
-    "misread": (
-        "Was the card {card}, not {was}?",
-        "the card was {card}, not {was}",
-        "那张牌是 {card}，不是 {was}",
-    ),
-    "late-draw": (
-        "Did {p} draw a card before going out?",
-        "{p} drew a card before going out",
-        "{p} 出完之前摸过一张牌",
-    ),
-    "duplicate": ("Was {card} reported twice?", "{card} was reported twice", "{card} 被重复记录了"),
-    "flip": ("Was the starter card {card}?", "the starter card was {card}", "第一张牌是 {card}"),
-}
-
-
-def _texts(option: _Option) -> tuple[str, str, str, str]:
-    """(question, statement) in English, then in Chinese."""
-    if option.as_judged is not None:
-        alert = option.as_judged.alerts[0]
-        en, zh = alert.message("en").rstrip("."), alert.message("zh").rstrip("。")
-        return f"Or is it as judged: {en}?", en, f"还是按原判：{zh}？", zh
-    laid = option.applied or option.events or (option.rewrite or (0, [{}]))[1] or [{}]
-    first = laid[-1]
-    if option.kind == "draw" and len(option.events) > 1:
-        texts = (
-            "Did {p} draw a card and pass?",
-            "{p} drew a card and passed",
-            "{p} 摸了一张牌并过牌",
-        )
-    else:
-        texts = _QUESTIONS[option.kind]
-    if option.kind == "penalty":
-        first = laid[0]
-    if option.kind == "misread":
-        first = next((e for e in laid if "was" in e), first)
-    values = {
-        "p": first.get("player", "?"),
-        "card": first.get("card") or " + ".join(first.get("cards") or [option.seen or "?"]),
-        "was": first.get("was", "?"),
-        "color": first.get("color", "?"),
-    }
-    en_q, en, zh = (text.format(**values) for text in texts)
-    return en_q, en, f"{zh}吗？", zh
 
 
 __all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]

@@ -422,5 +422,93 @@ def test_doctests() -> None:
     import doctest
 
     import tracker.heal
+    import tracker.heal_options
 
     assert doctest.testmod(tracker.heal).failed == 0
+    assert doctest.testmod(tracker.heal_options).failed == 0
+
+
+# ---------------------------------------------------------------------- a returned starter
+
+
+def test_a_wild_draw_four_starter_nobody_heard_costs_no_alert() -> None:
+    """The camera saw a Wild Draw Four turned up (it goes back into the deck), the
+    tracker never heard of that flip, and the watcher took the next card turned up for
+    a play: it is the starter, and every event after it is legal."""
+    h = healer("house", flip=None, players=3)  # Cy deals: Ann plays first
+    see(h, "wild-draw4", 0.0)
+    healed = h.apply({"type": "play", "card": "green-7", "player": "Bob"})
+    assert healed.ok and healed.alerts == [], healed.to_json()
+    assert healed.inferred == [
+        {"type": "flip", "card": "wild-draw4", "inferred": True},
+        {"type": "flip", "card": "green-7", "inferred": True, "read_as": "play"},
+    ]
+    state = h.game.state_json()
+    assert (state["top"], state["turn"], hands(h)) == ("green-7", "Ann", {n: 7 for n in NAMES[:3]})
+    clean(h, {"type": "draw", "player": "Ann"})
+    clean(h, {"type": "play", "card": "green-2", "player": "Ann"})
+    clean(h, {"type": "play", "card": "green-9", "player": "Bob"})
+
+
+def test_a_play_before_any_starter_without_the_camera_costs_one_question() -> None:
+    """From events alone a play before any starter may be a play after a missed flip,
+    or the starter itself: one question, and the events after it settle it silently."""
+    h = healer("house", flip=None, players=3)
+    first = h.apply({"type": "play", "card": "green-7", "player": "Bob"})
+    assert first.codes == [ASK]
+    assert any("starter card was green-7" in o["en"] for o in first.alerts[0].params["options"])
+    later = [
+        {"type": "draw", "player": "Ann"},
+        {"type": "play", "card": "green-2", "player": "Ann"},
+        {"type": "play", "card": "green-9", "player": "Bob"},
+        {"type": "play", "card": "green-3", "player": "Cy"},
+    ]
+    assert [a for e in later for a in h.apply(e).alerts] == []
+    state = h.game.state_json()
+    assert (state["top"], state["turn"], hands(h)) == (
+        "green-3",
+        "Ann",
+        {"Ann": 7, "Bob": 6, "Cy": 6},
+    )
+
+
+# ---------------------------------------------------------------------- a missed draw
+
+
+def test_a_fan_the_record_says_a_player_cannot_hold_infers_the_missed_draw() -> None:
+    """Ann's draw was missed and she played the drawn card at once (nothing refused);
+    later she goes out with a fan of two cards the record says she does not hold."""
+    h = Healer(Game(preset("house")))
+    clean(h, {"type": "round", "players": NAMES[:3], "dealer": "Cy", "hand_size": 2})
+    clean(h, {"type": "flip", "card": "red-5"})
+    clean(h, {"type": "play", "card": "red-7", "player": "Ann"})  # her draw before: missed
+    clean(h, {"type": "play", "card": "red-9", "player": "Bob"})
+    clean(h, {"type": "play", "card": "red-2", "player": "Cy"})
+    healed = h.apply({"type": "play", "cards": ["red-3", "blue-3"], "player": "Ann"})
+    assert healed.ok and healed.alerts == [], healed.to_json()
+    assert healed.kind == "draw"
+    assert [(e["type"], e.get("player")) for e in healed.inferred] == [("draw", "Ann")]
+    state = h.game.state_json()
+    assert (state["phase"], hands(h)) == ("round-over", {"Ann": 0, "Bob": 1, "Cy": 1})
+
+
+def test_a_fan_one_missed_draw_does_not_explain_is_still_refused() -> None:
+    """Four cards from a hand of two by the record: one missed draw is not enough."""
+    h = Healer(Game(preset("house")))
+    clean(h, {"type": "round", "players": NAMES[:3], "dealer": "Cy", "hand_size": 2})
+    clean(h, {"type": "flip", "card": "red-5"})
+    fan = ["red-3", "blue-3", "green-3", "yellow-3"]
+    healed = h.apply({"type": "play", "cards": fan, "player": "Ann"})
+    assert not healed.ok and healed.inferred == []
+    assert [a.params.get("reason") for a in healed.alerts] == ["not-enough-cards"]
+
+
+def test_correcting_a_starter_read_from_a_play_names_the_starter_not_the_returned_card() -> None:
+    from tracker.heal_options import Option, with_card
+
+    returned = {"type": "flip", "card": "wild-draw4"}
+    starter = {"type": "flip", "card": "green-7", "inferred": True, "read_as": "play"}
+    option = Option("flip", [returned, starter], 0.5, instead=True)
+    fixed = with_card(option, "green-8", None)
+    assert [e["card"] for e in fixed.events] == ["wild-draw4", "green-8"]
+    assert [e["card"] for e in option.events] == ["wild-draw4", "green-7"]  # unchanged

@@ -139,3 +139,35 @@ def test_the_camera_view_of_the_pile_heals_a_missed_play(app: Flask, client: Fla
     rows = stored(client)
     assert rows[-1]["source"] == "inferred"
     assert rows[-1]["event"] == {"type": "play", "player": "Ann", "card": "red-2", "inferred": True}
+
+
+def test_a_play_read_as_the_starter_is_stored_as_inferred(app: Flask, client: FlaskClient) -> None:
+    """A Wild Draw Four turned up first (the camera saw it; its flip never came), then
+    the next card turned up reported as a play: stored as the two flips, inferred, and
+    a restart replays the log to the same game."""
+    from web.game import GameService
+    from web.store import Store
+
+    response = client.post(
+        "/api/events", json={"type": "round", "players": PLAYERS, "dealer": "Dee"}, headers=AUTH
+    )
+    assert response.status_code == 200
+    service: GameService = app.extensions["uno_table"]["service"]
+    store = Store.open(app.config["DATABASE"])
+    try:
+        for i in range(16):  # 8 frames a second
+            service.observe_top("wild-draw4", i / 8, store)
+    finally:
+        store.close()
+    verdict = post(client, {"type": "play", "card": "green-7", "player": "Bob"})
+    assert verdict["ok"] and verdict["alerts"] == [] and verdict["healed"] == "flip"
+    rows = stored(client)[-2:]
+    assert [r["source"] for r in rows] == ["inferred", "inferred"]
+    assert [r["event"] for r in rows] == [
+        {"type": "flip", "card": "wild-draw4", "inferred": True},
+        {"type": "flip", "card": "green-7", "inferred": True, "read_as": "play"},
+    ]
+    before = client.get("/api/state").json["game"]
+    assert (before["top"], before["turn"]) == ("green-7", "Ann")
+    again = create_app(dict(app.config) | {"LIVE": None}).test_client()
+    assert again.get("/api/state").json["game"] == before
