@@ -42,14 +42,14 @@ def _read(rec: CardRecognizer, paths: dict[str, list[Path]]) -> float:
 def test_a_tail_fit_on_one_photographer_reads_another_ones_photos(
     rec: CardRecognizer, tmp_path: Path
 ) -> None:
-    """The coloured-oval edition's red cards, one photo each by one photographer
-    (alinivan), fitted; another photographer's photos of them (reiamenezes) are read
-    far better than by the classifier as shipped, which reads few of them."""
-    reds = [f"red-{v}" for v in (*range(10), "draw2", "reverse", "skip")]
-    train = {f: ps[:1] for f, ps in list_photos(MORE / "alinivan").items() if f in reds}
-    test = {f: ps for f, ps in list_photos(MORE / "reiamenezes").items() if f in reds}
+    """The coloured-oval edition, never trained on: one photo per face by one
+    photographer (alinivan) fitted as ``calibrate-deck`` does; another photographer's
+    photos of the deck (reiamenezes, 54) are read far better than by the classifier as
+    shipped, which reads few of them."""
+    train = {f: ps[:1] for f, ps in list_photos(MORE / "alinivan").items()}
+    test = list_photos(MORE / "reiamenezes")
     found, _ = read_photos(rec, train)
-    assert len(found) >= 12
+    assert len(found) >= 50
     tuner = TailTuner.from_file(MODELS_DIR / CLASSIFIER_PT)
     stages: set[str] = set()
     fit_deck_tail(rec, found, tuner, progress=lambda stage, done, total: stages.add(stage))
@@ -57,7 +57,8 @@ def test_a_tail_fit_on_one_photographer_reads_another_ones_photos(
     before = _read(rec, test)
     export_onnx(tuner.network(), tmp_path / "deck.onnx", rec.cls_imgsz)
     after = _read(CardRecognizer.load(calibration=tmp_path / "deck.onnx"), test)
-    assert before < 0.5 and after >= 0.9, (before, after)
+    # Measured 0.24 -> 0.93 (the whole recogniser, each photo's surest card).
+    assert before < 0.5 and after >= 0.85, (before, after)
 
 
 def test_the_written_deck_classifier_reads_as_the_fitted_one(
