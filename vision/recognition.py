@@ -197,6 +197,10 @@ class DeckCalibration:
 #: renders). Not used unless asked for: it reads other editions far better, but the
 #: renderer's heaped discard pile worse (models/README.md); calibration starts from it.
 HEAD_FILE = "head-general.npz"
+#: In the model folder: the classifier with its last stages fitted on real photos of
+#: several editions (``benchmarks/bench_tail.py general``); not used unless asked for
+#: (``uno-table calibrate-deck --general`` makes it the deck's).
+GENERAL_CLASSIFIER_FILE = "classifier-general.onnx"
 #: In the model folder: the user's deck, written by ``uno-table calibrate-deck``: a
 #: classifier whose last stages were fitted to the deck (``deck.onnx``, preferred), or
 #: a read-out head (``deck.npz``, ``calibrate-deck --head`` and ``--general``).

@@ -10,7 +10,8 @@ models/deck.onnx (a classifier for this deck, used from then on by detect, serve
 demo) or --out. --head fits only the last layer (faster, weaker) into models/deck.npz.
 
 A deck of another edition reads better even without photos with --general (the
-read-out fitted on real photos of several editions; see models/README.md).
+classifier fitted on real photos of several editions, models/classifier-general.onnx,
+or with --head the read-out fitted on them; see models/README.md).
 
 Examples:
   uno-table calibrate-deck my-deck-photos/
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -35,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--general",
         action="store_true",
-        help="no photos: use the read-out fitted on several editions (models/head-general.npz)",
+        help="no photos: use the model fitted on several editions "
+        "(models/classifier-general.onnx; with --head models/head-general.npz)",
     )
     parser.add_argument(
         "--out", type=Path, default=None, help="output (models/deck.onnx; with --head deck.npz)"
@@ -78,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
         CLASSIFIER_PT,
         DECK_CLASSIFIER_FILE,
         DECK_FILE,
-        HEAD_FILE,
         base_head,
     )
     from vision.yolo_env import MODELS_DIR
@@ -90,17 +92,8 @@ def run(args: argparse.Namespace) -> int:
     models = Path(args.models) if args.models else MODELS_DIR
     if args.general:
         if args.photos is not None:
-            return fail("--general takes no photos (it uses the general read-out as it is)")
-        general = models / HEAD_FILE
-        if not general.exists():
-            return fail(f"no {general}")
-        out = args.out or models / "deck.npz"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(general, out)
-        if args.out is None:
-            _set_aside(models / DECK_CLASSIFIER_FILE)
-        print(f"the general read-out (several editions) -> {out}")
-        return 0
+            return fail("--general takes no photos (it uses the general model as it is)")
+        return _use_general(args, models, fail)
     if args.photos is None:
         return fail("give a folder of photos (one folder per face), or --general")
     want = ".npz" if args.head else ".onnx"
@@ -156,6 +149,39 @@ def run(args: argparse.Namespace) -> int:
         export_onnx(tuner.network(), out, rec.cls_imgsz)
     faces = sorted({p.face for p in found})
     print(f"calibrated {len(faces)} faces from {len(found)} photos -> {out}")
+    return 0
+
+
+def _use_general(args: argparse.Namespace, models: Path, fail: Callable[[str], int]) -> int:
+    """Make the model fitted on several editions the deck's: the classifier
+    (``classifier-general.onnx``, into ``deck.onnx``), or with ``--head`` or an ``--out``
+    ending in ``.npz`` the read-out (``head-general.npz``, into ``deck.npz``)."""
+    from vision.recognition import (
+        DECK_CLASSIFIER_FILE,
+        DECK_FILE,
+        GENERAL_CLASSIFIER_FILE,
+        HEAD_FILE,
+    )
+
+    classifier = models / GENERAL_CLASSIFIER_FILE
+    head = args.head or (args.out is not None and args.out.suffix == ".npz")
+    if not head and classifier.exists():
+        if args.out is not None and args.out.suffix != ".onnx":
+            return fail("--out must end in .onnx (a classifier) or .npz (a read-out)")
+        out = args.out or models / DECK_CLASSIFIER_FILE
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(classifier, out)
+        print(f"the general classifier (several editions) -> {out}")
+        return 0
+    general = models / HEAD_FILE
+    if not general.exists():
+        return fail(f"no {general}")
+    out = args.out or models / DECK_FILE
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(general, out)
+    if args.out is None:
+        _set_aside(models / DECK_CLASSIFIER_FILE)
+    print(f"the general read-out (several editions) -> {out}")
     return 0
 
 
