@@ -195,7 +195,8 @@ class DeckCalibration:
 
 #: In the model folder: a read-out fitted on real photos of several editions (and
 #: renders). Not used unless asked for: it reads other editions far better, but the
-#: renderer's heaped discard pile worse (models/README.md); calibration starts from it.
+#: renderer's heaped discard pile worse (models/README.md); ``calibrate-deck --head``
+#: starts from it.
 HEAD_FILE = "head-general.npz"
 #: In the model folder: the classifier with its last stages fitted on real photos of
 #: several editions (``benchmarks/bench_tail.py general``); not used unless asked for
@@ -492,9 +493,9 @@ class CardRecognizer:
         classifier fitted to the deck, used in place of ``classifier.onnx``, or a
         ``.npz`` read-out; by default ``models/deck.onnx``, else ``models/deck.npz``, is
         used when it exists (``use_deck=False``: none, the recogniser as shipped). The
-        read-out of the classifier is
-        the deck's head when the calibration is one (:class:`~vision.deck_head.DeckHead`;
-        ``uno-table calibrate-deck --general`` makes the general head
+        read-out of the classifier is the deck's head when the calibration is one
+        (:class:`~vision.deck_head.DeckHead`; ``uno-table calibrate-deck --general
+        --head`` makes the general head
         ``models/head-general.npz`` the deck's), else the classifier's own last layer.
         """
         root = Path(models_dir) if models_dir is not None else MODELS_DIR
@@ -584,6 +585,9 @@ class CardRecognizer:
             runner = _runtime_runner(Path(path), backend)
         except Exception as exc:  # a truncated or foreign file
             raise DeckFileError(f"cannot read the classifier {path} ({exc})") from exc
+        probs = runner(np.zeros((1, 3, self.cls_imgsz, self.cls_imgsz), np.float32))[0]
+        if probs.shape[-1] != len(self.face_names):
+            raise DeckFileError(f"{path} names {probs.shape[-1]} faces, not {len(self.face_names)}")
         self._classifier = runner
         self.classifier_file = Path(path)
 
