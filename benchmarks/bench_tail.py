@@ -351,7 +351,11 @@ def main() -> None:
     if args.mode == "general":
         run_general(args.models_out, TailFit())
         return
-    result = run_loso(args.folds.split(","), TailFit()) if args.mode == "loso" else run_calib(args.folds.split(","))
+    result = (
+        run_loso(args.folds.split(","), TailFit())
+        if args.mode == "loso"
+        else run_calib(args.folds.split(","))
+    )
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
 
