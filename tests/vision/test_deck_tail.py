@@ -117,3 +117,22 @@ def test_a_broken_deck_classifier_is_named_with_what_to_do(tmp_path: Path) -> No
     broken.write_bytes(b"not an onnx model")
     with pytest.raises(DeckFileError, match=r"(?s)deck\.onnx.*calibrate-deck again or delete"):
         CardRecognizer.load(calibration=broken)
+
+
+@needs_photos
+@pytest.mark.slow
+def test_calibrate_deck_general_makes_the_several_editions_classifier_the_decks(
+    rec: CardRecognizer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--general`` copies ``classifier-general.onnx`` (no photos); with it the
+    recogniser reads the coloured-oval edition it was fitted on (its held-out figures,
+    each source left out, are models/tail-loso.json), where the shipped one reads few."""
+    out = tmp_path / "deck.onnx"
+    assert main(["calibrate-deck", "--general", "--out", str(out)]) == 0
+    assert "general classifier" in capsys.readouterr().out
+    assert out.read_bytes() == (MODELS_DIR / "classifier-general.onnx").read_bytes()
+    photos = {f: ps[:1] for f, ps in list(list_photos(MORE / "svolsch").items())[:20]}
+    before = _read(rec, photos)
+    after = _read(CardRecognizer.load(calibration=out), photos)
+    assert before < 0.5 and after >= 0.9, (before, after)
+    assert main(["calibrate-deck", "--general", "--out", str(tmp_path / "deck.txt")]) == 2
