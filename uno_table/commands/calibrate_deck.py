@@ -118,9 +118,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         # Calibrate from the recogniser as shipped, never on top of an older deck.
         rec = CardRecognizer.load(models, use_deck=False)
-        start = base_head(models)
-        if args.head:
-            rec.set_head(start)
+        start = base_head(models) if args.head else None
+        rec.set_head(start)
     except (ModelFilesMissing, OSError, ValueError) as exc:
         return fail(f"cannot load the recogniser: {exc}")
     bar = ProgressBar(sys.stderr) if not args.quiet else None
@@ -131,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         if not found:
             raise CalibrationError("no usable photo: no card was found in any of them")
         if args.head:
+            assert start is not None
             head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
         else:
             tuner = TailTuner.from_file(models / CLASSIFIER_PT)
