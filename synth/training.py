@@ -147,41 +147,12 @@ def export_detector_onnx(pt_path: Path, out_path: Path, imgsz: int = 320) -> Pat
 
 
 def export_classifier_onnx(pt_path: Path, out_path: Path, imgsz: int = 64) -> Path:
-    """Export the classifier with two outputs: ``probs`` (N, 54) and ``embed`` (N, C)."""
-    import torch
-    from torch import nn
-    from ultralytics import YOLO
+    """Export the classifier with two outputs: ``probs`` (N, 54) and ``embed`` (N, C),
+    as :func:`vision.deck_tail.export_onnx` writes a classifier; its face names beside."""
+    from vision.deck_tail import export_onnx, load_network
 
-    yolo = YOLO(str(pt_path), task="classify")
-    net = yolo.model
-    net.eval()
-    layers = list(net.model)
-    body, head = nn.Sequential(*layers[:-1]), layers[-1]
-
-    class WithEmbedding(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.body = body
-            self.head = head
-
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            feats = self.head.pool(self.head.conv(self.body(x))).flatten(1)
-            logits = self.head.linear(feats)
-            return logits.softmax(1), feats
-
-    wrapper = WithEmbedding().eval()
-    dummy = torch.zeros(1, 3, imgsz, imgsz)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        wrapper,
-        (dummy,),
-        str(out_path),
-        input_names=["images"],
-        output_names=["probs", "embed"],
-        dynamic_axes={"images": {0: "n"}, "probs": {0: "n"}, "embed": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    net = load_network(pt_path)
+    export_onnx(net, out_path, imgsz)
     names = [net.names[i] for i in range(len(net.names))]
     out_path.with_suffix(".json").write_text(json.dumps({"names": names, "imgsz": imgsz}))
     return out_path
