@@ -43,6 +43,7 @@ class DeckSetup:
         self._rec = recognizer
         self._lock = threading.RLock()
         self._in_use: bool | None = None  # None: whatever the deck file says
+        self._net: Any = None  # the shipped classifier network, loaded on the first fit
 
     # -- helpers -------------------------------------------------------------------
 
@@ -60,13 +61,16 @@ class DeckSetup:
 
     def _tuner(self) -> Any:
         """A fresh fitter of the shipped classifier's last stages."""
-        from vision.deck_tail import TailTuner
+        from vision.deck_tail import TailTuner, load_network
         from vision.recognition import CLASSIFIER_PT
 
-        try:
-            return TailTuner.from_file(self._models() / CLASSIFIER_PT)
-        except Exception as exc:  # no weights, a broken file: said on the page
-            raise DeckError(f"cannot load the classifier to fit: {exc}", 503) from exc
+        with self._lock:
+            if self._net is None:
+                try:
+                    self._net = load_network(self._models() / CLASSIFIER_PT)
+                except Exception as exc:  # no weights, a broken file: said on the page
+                    raise DeckError(f"cannot load the classifier to fit: {exc}", 503) from exc
+            return TailTuner(self._net)  # a copy of the last stages: the network is kept
 
     def recognizer(self) -> Any:
         """The deck setup's own recogniser, loaded on first use."""
@@ -134,30 +138,35 @@ class DeckSetup:
         progress: Progress,
     ) -> tuple[list[str], list[str], Any]:
         """Fit on ``train`` and read ``held`` with the shipped classifier and with that
-        fit (stage "check"); then fit on every card (stage "fit") for :meth:`use`."""
-        from vision.deck_fit import fit_deck_tail
+        fit (stage "check"); then fit on every card (stage "fit") for :meth:`use`. The
+        crops are cut and read by the frozen first layers once, for both fits."""
+        from vision.deck_fit import TAIL_CALIBRATION, augmented_features
 
         with self._lock:
             rec = self.recognizer()
             photos = _photos([*train, *held])
+            shipped = self._tuner()
+            x, y = augmented_features(
+                photos,
+                per_photo,
+                rec.cls_imgsz,
+                shipped.names,
+                shipped.features,
+                progress=lambda _s, d, t: progress("crops", d, t),
+            )
             held_photos = photos[len(train) :]
             before: list[str] = []
             after: list[str] = []
             if held_photos:  # the fit without them, to read them with
-                shipped, check = self._tuner(), self._tuner()
-                fit_deck_tail(
-                    rec,
-                    photos[: len(train)],
-                    check,
-                    per_photo=per_photo,
-                    progress=_stages(progress, crops="crops", fitting="check"),
+                n = len(train) * per_photo
+                check = self._tuner()
+                check.fit(
+                    x[:n], y[:n], TAIL_CALIBRATION, progress=lambda d, t: progress("check", d, t)
                 )
                 before = _read_cards(rec, shipped, held_photos)
                 after = _read_cards(rec, check, held_photos)
             tuner = self._tuner()
-            fit_deck_tail(
-                rec, photos, tuner, per_photo=per_photo, progress=_stages(progress, "fit", "fit")
-            )
+            tuner.fit(x, y, TAIL_CALIBRATION, progress=lambda d, t: progress("fit", d, t))
             return before, after, tuner.network()
 
     def use(self, deck: Any) -> dict[str, Any]:
@@ -243,15 +252,6 @@ def _photos(cards: Sequence[LabelledCard]) -> list[Any]:
         quad = np.array(card.quad, np.float32)
         out.append(Photo(card.face, Path(card.key), images[key], quad, 1))
     return out
-
-
-def _stages(progress: Progress, crops: str, fitting: str) -> Any:
-    """``vision.deck_fit``'s stages ("augmenting", "fitting") as the page's."""
-
-    def report(stage: str, done: int, total: int) -> None:
-        progress(crops if stage == "augmenting" else fitting, done, total)
-
-    return report
 
 
 def _read_cards(rec: Any, tuner: Any, photos: Sequence[Any]) -> list[str]:

@@ -109,6 +109,33 @@ def embed(rec: CardRecognizer, crops: Image, batch: int = 128) -> F32:
     return np.concatenate(parts) if parts else np.zeros((0, 1), np.float32)
 
 
+def augmented_features(
+    photos: Sequence[Photo],
+    per_photo: int,
+    size: int,
+    names: Sequence[str],
+    features: Callable[[Image], F32],
+    seed: int = 0,
+    aug: Augment | None = None,
+    progress: Progress | None = None,
+) -> tuple[F32, npt.NDArray[np.intp]]:
+    """``features`` of ``per_photo`` augmented ``size`` crops of every photo, and their
+    labels (indices into ``names``)."""
+    rng = np.random.default_rng(seed)
+    index = {n: i for i, n in enumerate(names)}
+    xs: list[F32] = []
+    ys: list[int] = []
+    for i, ph in enumerate(photos):
+        crops = augmented_crops(ph.image, ph.quad, per_photo, size, rng, aug or Augment())
+        xs.append(features(crops))
+        ys.extend([index[ph.face]] * per_photo)
+        if progress is not None:
+            progress("augmenting", i + 1, len(photos))
+    if not xs:
+        raise CalibrationError("no usable photo: calibration needs at least one card photo")
+    return np.concatenate(xs), np.array(ys, np.intp)
+
+
 def augmented_embeddings(
     rec: CardRecognizer,
     photos: Sequence[Photo],
@@ -119,19 +146,16 @@ def augmented_embeddings(
 ) -> tuple[F32, npt.NDArray[np.intp]]:
     """Embeddings of ``per_photo`` augmented crops of every photo, and their labels
     (indices into ``rec.face_names``)."""
-    rng = np.random.default_rng(seed)
-    index = {n: i for i, n in enumerate(rec.face_names)}
-    xs: list[F32] = []
-    ys: list[int] = []
-    for i, ph in enumerate(photos):
-        crops = augmented_crops(ph.image, ph.quad, per_photo, rec.cls_imgsz, rng, aug or Augment())
-        xs.append(embed(rec, crops))
-        ys.extend([index[ph.face]] * per_photo)
-        if progress is not None:
-            progress("augmenting", i + 1, len(photos))
-    if not xs:
-        raise CalibrationError("no usable photo: calibration needs at least one card photo")
-    return np.concatenate(xs), np.array(ys, np.intp)
+    return augmented_features(
+        photos,
+        per_photo,
+        rec.cls_imgsz,
+        rec.face_names,
+        lambda crops: embed(rec, crops),
+        seed,
+        aug,
+        progress,
+    )
 
 
 def fit_deck(
@@ -158,7 +182,7 @@ def fit_deck(
 
 #: How a calibration fits the classifier's last stages to one deck's few photos: a
 #: small learning rate, many passes over few crops, and a pull towards the weights it
-#: starts from (set on benchmarks/bench_tail.py's folds, see models/README.md).
+#: starts from (written before benchmarks/bench_tail.py measured it, models/README.md).
 TAIL_CALIBRATION = TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2)
 
 
@@ -174,22 +198,13 @@ def fit_deck_tail(
 ) -> None:
     """Fit ``tuner``'s last stages (:mod:`vision.deck_tail`) to ``photos`` of one deck,
     in place; write the result with :func:`vision.deck_tail.export_onnx`."""
-    rng = np.random.default_rng(seed)
-    index = {n: i for i, n in enumerate(tuner.names)}
-    xs: list[F32] = []
-    ys: list[int] = []
-    for i, ph in enumerate(photos):
-        crops = augmented_crops(ph.image, ph.quad, per_photo, rec.cls_imgsz, rng, Augment())
-        xs.append(tuner.features(crops))
-        ys.extend([index[ph.face]] * per_photo)
-        if progress is not None:
-            progress("augmenting", i + 1, len(photos))
-    if not xs:
-        raise CalibrationError("no usable photo: calibration needs at least one card photo")
+    x, y = augmented_features(
+        photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, progress=progress
+    )
     report = progress
 
     def epochs(done: int, total: int) -> None:
         if report is not None:
             report("fitting", done, total)
 
-    tuner.fit(np.concatenate(xs), np.array(ys, np.intp), fit, progress=epochs)
+    tuner.fit(x, y, fit, progress=epochs)
