@@ -99,6 +99,22 @@ def _runtime_runner(path: Path, backend: str) -> _Runner:
     return _openvino_runner(path) if backend == "openvino" else _onnx_runner(path)
 
 
+def _classifier_runner(path: Path, backend: str, n_faces: int, imgsz: int) -> _Runner:
+    """A classifier read from an ONNX file in place of the shipped one (a deck's), checked
+    to name ``n_faces`` faces; a file that cannot serve raises :class:`DeckFileError`."""
+    try:
+        runner = _runtime_runner(path, backend if backend in ("onnx", "openvino") else "onnx")
+        probs = runner(np.zeros((1, 3, imgsz, imgsz), np.float32))[0]
+    except Exception as exc:  # a truncated or foreign file: say which and what to do
+        raise DeckFileError(
+            f"cannot read the classifier {path} ({exc}); run calibrate-deck again or "
+            "delete the file"
+        ) from exc
+    if probs.shape[-1] != n_faces:
+        raise DeckFileError(f"{path} names {probs.shape[-1]} faces, not {n_faces}")
+    return runner
+
+
 def _default_onnx_backend() -> str:
     try:
         import openvino  # noqa: F401
@@ -531,13 +547,8 @@ class CardRecognizer:
         if calib_path is not None and calib_path.suffix == ".onnx":
             if not calib_path.exists():
                 raise ModelFilesMissing(f"missing deck classifier {calib_path}")
-            try:
-                clf = _runtime_runner(calib_path, backend if backend != "torch" else "onnx")
-            except Exception as exc:  # a truncated or foreign file: say which and what to do
-                raise DeckFileError(
-                    f"cannot read the deck classifier {calib_path} ({exc}); run "
-                    "calibrate-deck again or delete the file"
-                ) from exc
+            imgsz = int(meta.get("imgsz", 64))
+            clf = _classifier_runner(calib_path, backend, len(names), imgsz)
             clf_file = calib_path
         elif calib_path is not None:
             if is_deck_head(calib_path):
@@ -580,14 +591,7 @@ class CardRecognizer:
     def use_classifier(self, path: Path) -> None:
         """Classify with the ONNX classifier at ``path`` from now on (a deck's
         ``deck.onnx``, or ``classifier.onnx`` again); its faces must be this one's."""
-        backend = self.backend if self.backend in ("onnx", "openvino") else "onnx"
-        try:
-            runner = _runtime_runner(Path(path), backend)
-        except Exception as exc:  # a truncated or foreign file
-            raise DeckFileError(f"cannot read the classifier {path} ({exc})") from exc
-        probs = runner(np.zeros((1, 3, self.cls_imgsz, self.cls_imgsz), np.float32))[0]
-        if probs.shape[-1] != len(self.face_names):
-            raise DeckFileError(f"{path} names {probs.shape[-1]} faces, not {len(self.face_names)}")
+        runner = _classifier_runner(Path(path), self.backend, len(self.face_names), self.cls_imgsz)
         self._classifier = runner
         self.classifier_file = Path(path)
 
