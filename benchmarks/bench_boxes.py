@@ -1,7 +1,8 @@
 """Face-up boxes per photo on real one-card photos, with and without the inner-box
 filter (``vision.box_filter``): every photo of ``shared/data/real-cards`` and
 ``shared/data/more-cards`` shows one card, so a second box is a duplicate (the oval,
-the corner index, the card with its surroundings) or a box on nothing.
+the corner index, the card with its surroundings) or a box on nothing. Face boxes
+of the whole recogniser (``detect``), at its own threshold.
 
     python benchmarks/bench_boxes.py [--out models/boxes.json]
 """
@@ -42,8 +43,8 @@ def main() -> int:
                     continue
                 for key, drop in (("off", False), ("on", True)):
                     rec.drop_inner_boxes = drop
-                    _, _, cls_id = rec._find(img)
-                    counts[key][int((cls_id == 0).sum())] += 1
+                    faces = sum(card != "back" for card in rec.detect(img).card)
+                    counts[key][faces] += 1
         result[name] = {k: dict(sorted(v.items())) for k, v in counts.items()}
         extra = {k: sum(n * max(b - 1, 0) for b, n in v.items()) for k, v in counts.items()}
         total = sum(counts["on"].values())

@@ -25,8 +25,10 @@ set before any of these figures was looked at and not changed after.
 
     python benchmarks/bench_decks.py [--out models/decks.json] [--per-photo 16]
 
-Photos' boxes and embeddings are cached in ``.cache/bench_decks/`` (delete it after
-changing the models).
+The classifier is the one ``uno-table train`` made (``models/classifier-base.*``),
+before its last stages were fitted on these photos (the shipped classifier:
+``benchmarks/bench_tail.py``). Photos' boxes and embeddings are cached in
+``.cache/bench_decks/`` (delete it after changing the models).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from vision.deck_calibration import color_of, is_held_out, list_photos  # noqa: E402
 from vision.deck_fit import Photo, augmented_embeddings, embed, read_photo  # noqa: E402
 from vision.deck_head import DeckHead, HeadFit, fit_head  # noqa: E402
-from vision.recognition import CardRecognizer  # noqa: E402
+from vision.recognition import CardRecognizer, base_head  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 COLOUR_OVAL = ("alinivan", "criscard", "soloskino", "reiamenezes", "svolsch")
@@ -130,9 +132,16 @@ def main() -> int:
         print(markdown(json.loads(args.markdown.read_text())))
         return 0
     t0 = time.perf_counter()
-    rec = CardRecognizer.load(backend="onnx", calibration=None)
+    import tempfile
+
+    from synth.training import base_models_dir
+
+    # The read-out heads are fitted on the classifier as trained (never on the shipped
+    # one, whose last stages were fitted on these photos).
+    base = base_models_dir(Path(tempfile.mkdtemp(prefix="bench-decks-")) / "models")
+    rec = CardRecognizer.load(base, backend="onnx", use_deck=False)
     rec.set_head(None)
-    start = base_head_of_classifier()
+    start = base_head(base)
     photos: dict[str, list[Photo]] = {}
     boxes: dict[str, Counter[int]] = {}
     skipped: dict[str, int] = {}
@@ -325,13 +334,6 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {pct(row['after'])} / {pct(row['after'], 'colour')} |"
         )
     return "\n".join(lines)
-
-
-def base_head_of_classifier() -> DeckHead:
-    """The classifier's own last layer (never an earlier all-source head)."""
-    from vision.recognition import CLASSIFIER_HEAD_FILE, MODELS_DIR
-
-    return DeckHead.load(MODELS_DIR / CLASSIFIER_HEAD_FILE)
 
 
 if __name__ == "__main__":

@@ -457,3 +457,54 @@ def write_detector_cut_crops(
         if progress is not None and ((i + 1) % 50 == 0 or i + 1 == n_scenes):
             progress("detector-cut crops", i + 1, n_scenes)
     return written
+
+
+#: The classifier as ``uno-table train`` left it, before its last stages were fitted on
+#: real photos of several editions (``benchmarks/bench_tail.py general``): kept for the
+#: benchmarks and tests that need a deck the classifier never saw.
+BASE_CLASSIFIER_ONNX = "classifier-base.onnx"
+BASE_CLASSIFIER_PT = "classifier-base.pt"
+
+
+def base_models_dir(dest: Path, models: Path = MODELS_DIR) -> Path:
+    """A model folder at ``dest`` like ``models`` but with the classifier as trained
+    (``classifier-base.*`` as ``classifier.*``, its own read-out as the head); the
+    other files are links. No deck files."""
+    from vision.recognition import (
+        CLASSIFIER_HEAD_FILE,
+        CLASSIFIER_ONNX,
+        CLASSIFIER_PT,
+        DECK_CLASSIFIER_FILE,
+        DECK_FILE,
+    )
+
+    dest.mkdir(parents=True, exist_ok=True)
+    swapped = {CLASSIFIER_ONNX: BASE_CLASSIFIER_ONNX, CLASSIFIER_PT: BASE_CLASSIFIER_PT}
+    skip = {CLASSIFIER_HEAD_FILE, DECK_CLASSIFIER_FILE, DECK_FILE, *swapped.values()}
+    for f in models.iterdir():
+        if f.is_file() and f.name not in skip and f.name not in swapped:
+            (dest / f.name).symlink_to(f.resolve())
+    for name, base in swapped.items():
+        (dest / name).symlink_to((models / base).resolve())
+    classifier_read_out(dest / CLASSIFIER_ONNX).save(dest / CLASSIFIER_HEAD_FILE)
+    return dest
+
+
+def classifier_read_out(onnx_path: Path) -> Any:
+    """The last layer of an exported classifier (its ``Gemm`` on the ``embed`` output)
+    as a :class:`vision.deck_head.DeckHead` naming that file, its faces in the order of
+    ``classifier.json`` beside it: what a ``--head`` fit starts from
+    (``models/classifier-head.npz``)."""
+    import onnx
+    from onnx import numpy_helper
+
+    from vision.deck_head import DeckHead
+    from vision.recognition import CLASSIFIER_META, classifier_digest
+
+    names = tuple(json.loads((onnx_path.parent / CLASSIFIER_META).read_text())["names"])
+
+    graph = onnx.load(str(onnx_path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    gemm = next(n for n in graph.node if n.op_type == "Gemm" and n.input[0] == "embed")
+    weight, bias = (weights[name].astype("float32") for name in gemm.input[1:3])
+    return DeckHead(names, weight, bias, classifier_digest(onnx_path))

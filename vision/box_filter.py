@@ -17,6 +17,8 @@ mostly inside a box several times its area is a part of that card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -31,8 +33,10 @@ INNER_AREA_RATIO = 2.0
 #: close-up (a card held to the camera, a phone photo of one card) ...
 CLOSEUP_AREA = 0.10
 #: ... and among close-up boxes, one sharing this share of its area with a surer one
-#: is the same card boxed again (askew, or with a corner cut off).
+#: read as the same face is the same card boxed again (askew, or with a corner cut off).
 CLOSEUP_SHARED = 0.3
+#: The name of a face-down card's box (never filtered as a close-up).
+BACK = "back"
 
 
 def _area(quad: F32) -> float:
@@ -65,30 +69,36 @@ def inner_boxes_kept(corners: F32, cls_id: npt.NDArray[np.intp]) -> npt.NDArray[
 
 
 def closeup_boxes_kept(
-    corners: F32, conf: F32, cls_id: npt.NDArray[np.intp], shape: tuple[int, ...]
+    corners: F32, conf: F32, names: Sequence[str], shape: tuple[int, ...]
 ) -> npt.NDArray[np.bool_]:
-    """Which boxes to keep of a whole picture: among face-up boxes each covering
-    :data:`CLOSEUP_AREA` of it, one sharing :data:`CLOSEUP_SHARED` of its area with a
-    surer one is dropped. A card filling the picture is boxed askew two or three
-    times; on a table seen from above every card is far smaller than that, so the
-    cards of a pile or a fan are never compared here.
+    """Which boxes to keep of a whole picture, once each box is named: among face
+    boxes each covering :data:`CLOSEUP_AREA` of it, one sharing :data:`CLOSEUP_SHARED`
+    of its area with a surer box **of the same face** is dropped. A card filling the
+    picture is boxed askew two or three times, and each of those boxes reads as that
+    card; the cards of a fan held to the camera overlap as much but read as different
+    faces, so they stay. On a table seen from above every card is far smaller than a
+    tenth of the picture, so the cards of a pile are never compared here.
 
     >>> card = np.float32([(50, 0), (350, 0), (350, 450), (50, 450)])
     >>> askew = np.float32([(0, 100), (300, 0), (400, 300), (100, 400)])
-    >>> keep = closeup_boxes_kept(np.stack([card, askew]), np.float32([0.9, 0.5]),
-    ...                           np.intp([0, 0]), (480, 400, 3))
-    >>> keep.tolist()
+    >>> boxes = np.stack([card, askew])
+    >>> closeup_boxes_kept(boxes, np.float32([0.9, 0.5]), ["red-7", "red-7"], (480, 400)).tolist()
     [True, False]
+    >>> closeup_boxes_kept(boxes, np.float32([0.9, 0.5]), ["red-7", "blue-2"], (480, 400)).tolist()
+    [True, True]
     """
     n = len(corners)
     keep = np.ones(n, bool)
     frame = float(shape[0] * shape[1])
-    big = [i for i in range(n) if cls_id[i] == 0 and _area(corners[i]) >= CLOSEUP_AREA * frame]
+    big = [i for i in range(n) if names[i] != BACK and _area(corners[i]) >= CLOSEUP_AREA * frame]
     big.sort(key=lambda i: -float(conf[i]))
     kept: list[int] = []
     for j in big:
         area = _area(corners[j])
-        if any(_overlap(corners[i], corners[j]) >= CLOSEUP_SHARED * area for i in kept):
+        if any(
+            names[i] == names[j] and _overlap(corners[i], corners[j]) >= CLOSEUP_SHARED * area
+            for i in kept
+        ):
             keep[j] = False
         else:
             kept.append(j)

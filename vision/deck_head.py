@@ -58,6 +58,10 @@ class DeckHead:
     names: tuple[str, ...]
     weight: F32  # (n_classes, embed_dim)
     bias: F32  # (n_classes,)
+    #: The digest of the classifier whose embedding this reads
+    #: (:func:`vision.recognition.classifier_digest`); "" in files written before
+    #: heads named their classifier.
+    classifier: str = ""
 
     def logits(self, embed: F32) -> F32:
         return (embed @ self.weight.T + self.bias).astype(np.float32)
@@ -68,7 +72,13 @@ class DeckHead:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, names=np.array(self.names), weight=self.weight, bias=self.bias)
+        np.savez(
+            path,
+            names=np.array(self.names),
+            weight=self.weight,
+            bias=self.bias,
+            classifier=np.array(self.classifier),
+        )
 
     @classmethod
     def load(cls, path: Path) -> DeckHead:
@@ -79,6 +89,7 @@ class DeckHead:
                 tuple(str(n) for n in data["names"]),
                 data["weight"].astype(np.float32),
                 data["bias"].astype(np.float32),
+                str(data["classifier"]) if "classifier" in data else "",
             )
 
 
@@ -135,4 +146,4 @@ def fit_head(
             param -= fit.lr * mh / (np.sqrt(vh) + eps)
         if progress is not None:
             progress(step, fit.steps)
-    return DeckHead(start.names, w.astype(np.float32), b.astype(np.float32))
+    return DeckHead(start.names, w.astype(np.float32), b.astype(np.float32), start.classifier)

@@ -14,7 +14,9 @@ are the fallback), offline.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +49,9 @@ class ModelFilesMissing(FileNotFoundError):
 
 class DeckFileError(ValueError):
     """A deck calibration file that cannot be read (the message names it)."""
+
+
+log = logging.getLogger(__name__)
 
 
 class _Runner(Protocol):
@@ -209,32 +214,52 @@ class DeckCalibration:
             )
 
 
-#: In the model folder: a read-out fitted on real photos of several editions (and
-#: renders). Not used unless asked for: it reads other editions far better, but the
-#: renderer's heaped discard pile worse (models/README.md); ``calibrate-deck --head``
-#: starts from it.
-HEAD_FILE = "head-general.npz"
-#: In the model folder: the classifier with its last stages fitted on real photos of
-#: several editions (``benchmarks/bench_tail.py general``); not used unless asked for
-#: (``uno-table calibrate-deck --general`` makes it the deck's).
-GENERAL_CLASSIFIER_FILE = "classifier-general.onnx"
 #: In the model folder: the user's deck, written by ``uno-table calibrate-deck``: a
 #: classifier whose last stages were fitted to the deck (``deck.onnx``, preferred), or
-#: a read-out head (``deck.npz``, ``calibrate-deck --head`` and ``--general``).
+#: a read-out head (``deck.npz``, ``calibrate-deck --head``).
 DECK_FILE = "deck.npz"
 DECK_CLASSIFIER_FILE = "deck.onnx"
-#: In the model folder: the classifier's own last layer, as a head (a fit starts there).
+#: In the model folder: the classifier's own last layer, as a head (a ``--head`` fit
+#: starts there).
 CLASSIFIER_HEAD_FILE = "classifier-head.npz"
+#: Hex digits of a classifier file's SHA-256 that a head keeps to name its classifier.
+DIGEST_CHARS = 16
+
+
+def classifier_digest(path: Path) -> str:
+    """A short digest of a classifier file: a head fitted on its embedding keeps it
+    (:attr:`vision.deck_head.DeckHead.classifier`), so that a head is never read
+    through another classifier's embedding."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:DIGEST_CHARS]
 
 
 def base_head(models_dir: Path | str | None = None) -> DeckHead:
-    """The read-out a deck fit starts from: ``head-general.npz`` when there, else the
-    classifier's own last layer."""
+    """The read-out a ``--head`` fit starts from: the shipped classifier's own last
+    layer (``classifier-head.npz``), naming that classifier."""
     root = Path(models_dir) if models_dir is not None else MODELS_DIR
-    for name in (HEAD_FILE, CLASSIFIER_HEAD_FILE):
-        if (root / name).exists():
-            return DeckHead.load(root / name)
-    raise ModelFilesMissing(f"no {HEAD_FILE} or {CLASSIFIER_HEAD_FILE} in {root}")
+    path = root / CLASSIFIER_HEAD_FILE
+    if not path.exists():
+        raise ModelFilesMissing(f"no {CLASSIFIER_HEAD_FILE} in {root}")
+    return DeckHead.load(path)
+
+
+def _check_head(head: DeckHead, path: Path, classifier: Path) -> None:
+    """Refuse a head fitted on another classifier's embedding (it would read nonsense)."""
+    if not classifier.exists():
+        return
+    if not head.classifier:
+        log.warning(
+            "%s does not name the classifier it was fitted on (written before 2 December "
+            "2026, on the classifier as trained then); if it reads badly, run "
+            "uno-table calibrate-deck PHOTOS again",
+            path,
+        )
+        return
+    if head.classifier != classifier_digest(classifier):
+        raise DeckFileError(
+            f"{path} was fitted on another classifier than {classifier} (the model was "
+            "updated); run uno-table calibrate-deck PHOTOS again, or delete the file"
+        )
 
 
 def deck_file(models_dir: Path) -> Path | None:
@@ -510,9 +535,9 @@ class CardRecognizer:
         ``.npz`` read-out; by default ``models/deck.onnx``, else ``models/deck.npz``, is
         used when it exists (``use_deck=False``: none, the recogniser as shipped). The
         read-out of the classifier is the deck's head when the calibration is one
-        (:class:`~vision.deck_head.DeckHead`; ``uno-table calibrate-deck --general
-        --head`` makes the general head
-        ``models/head-general.npz`` the deck's), else the classifier's own last layer.
+        (:class:`~vision.deck_head.DeckHead`, ``calibrate-deck --head``; one fitted on
+        another classifier raises :class:`DeckFileError`), else the classifier's own
+        last layer.
         """
         root = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = root / CLASSIFIER_META
@@ -553,6 +578,7 @@ class CardRecognizer:
         elif calib_path is not None:
             if is_deck_head(calib_path):
                 head = DeckHead.load(calib_path)
+                _check_head(head, calib_path, root / CLASSIFIER_ONNX)
             else:
                 calib = DeckCalibration.load(calib_path)
         rec = cls(
@@ -683,7 +709,7 @@ class CardRecognizer:
         cx0, cy0, cx1, cy1 = (int(v) for v in roi)
         if cx1 - cx0 >= 8 and cy1 - cy0 >= 8:
             near, near_conf, near_cls = self._find(
-                np.ascontiguousarray(frame_bgr[cy0:cy1, cx0:cx1]), closeups=False
+                np.ascontiguousarray(frame_bgr[cy0:cy1, cx0:cx1])
             )
             near = (near + np.array([cx0, cy0], np.float32)).astype(np.float32)
             shape = frame_bgr.shape
@@ -702,12 +728,10 @@ class CardRecognizer:
             return both[sure].sorted_by_confidence()
         return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
 
-    def _find(
-        self, frame_bgr: Image, *, closeups: bool = True
-    ) -> tuple[F32, F32, npt.NDArray[np.intp]]:
-        """Stage 1 with its retry and one box per card (:mod:`vision.box_filter`; the
-        close-up rule only for a whole picture, ``closeups``, not the pile's close look,
-        where every card is large): the cards' corners, confidences and classes."""
+    def _find(self, frame_bgr: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
+        """Stage 1 with its retry and, with ``drop_inner_boxes``, no box for a part of
+        a card (:func:`vision.box_filter.inner_boxes_kept`): the cards' corners,
+        confidences and classes."""
         corners, conf, cls_id = self.find_cards(frame_bgr)
         if self.pad_retry and _needs_margin(corners, cls_id, frame_bgr.shape):
             # A card filling the picture (a scan, a close-up) has little table around
@@ -724,15 +748,20 @@ class CardRecognizer:
                 conf, cls_id = again[1], again[2]
         if self.drop_inner_boxes:
             keep = inner_boxes_kept(corners, cls_id)
-            if closeups:
-                keep &= closeup_boxes_kept(corners, conf, cls_id, frame_bgr.shape)
             corners, conf, cls_id = corners[keep], conf[keep], cls_id[keep]
         return corners, conf, cls_id
 
     def detect(self, frame_bgr: Image) -> Detections:
-        """Every card in a BGR frame: canonical names (``back`` when face down)."""
+        """Every card in a BGR frame: canonical names (``back`` when face down); with
+        ``drop_inner_boxes``, one box per card (:mod:`vision.box_filter`: parts of a
+        card, and a close-up card boxed again as the same face)."""
         frame_bgr = _checked_frame(frame_bgr)
-        return self._read(frame_bgr, *self._find(frame_bgr)).sorted_by_confidence()
+        dets = self._read(frame_bgr, *self._find(frame_bgr))
+        if self.drop_inner_boxes and dets.corners is not None and len(dets):
+            dets = dets[
+                closeup_boxes_kept(dets.corners, dets.confidence, dets.card, frame_bgr.shape)
+            ]
+        return dets.sorted_by_confidence()
 
     def _read(
         self, frame_bgr: Image, corners: F32, conf: F32, cls_id: npt.NDArray[np.intp]

@@ -51,14 +51,27 @@ def test_a_card_filling_the_picture_boxed_askew_again_is_one_card() -> None:
     askew = _rotated(230, 200, 260, 300, 35)  # the same card boxed again, askew
     corner = _rect(0, 0, 150, 130)  # its corner index with the background
     boxes = np.stack([card, askew, corner])
-    keep = closeup_boxes_kept(boxes, np.float32([0.84, 0.5, 0.4]), np.intp([0, 0, 0]), (480, 400))
+    conf = np.float32([0.84, 0.5, 0.4])
+    keep = closeup_boxes_kept(boxes, conf, ["red-7", "red-7", "red-7"], (480, 400))
     assert keep.tolist() == [True, False, False]
+
+
+def test_the_cards_of_a_fan_held_to_the_camera_are_all_kept() -> None:
+    """A fan's cards overlap as much as a card boxed twice, but read as other faces."""
+    first, second = _rotated(180, 240, 220, 330, -10), _rotated(230, 240, 220, 330, 10)
+    names = ["green-4", "blue-skip"]
+    keep = closeup_boxes_kept(np.stack([first, second]), np.float32([0.9, 0.8]), names, (480, 400))
+    assert keep.all()
+    keep = closeup_boxes_kept(
+        np.stack([first, second]), np.float32([0.9, 0.8]), ["green-4", "green-4"], (480, 400)
+    )
+    assert keep.tolist() == [True, False]  # the same face twice: one card boxed again
 
 
 def test_two_cards_side_by_side_in_a_close_up_are_both_kept() -> None:
     left, right = _rect(10, 40, 180, 270), _rect(200, 40, 180, 270)
     keep = closeup_boxes_kept(
-        np.stack([left, right]), np.float32([0.9, 0.8]), np.intp([0, 0]), (360, 400)
+        np.stack([left, right]), np.float32([0.9, 0.8]), ["red-1", "red-1"], (360, 400)
     )
     assert keep.all()
 
@@ -67,6 +80,6 @@ def test_cards_on_a_table_are_never_compared_as_close_ups() -> None:
     # A pile seen from above: each card far below a tenth of the picture.
     under, over = _rotated(320, 240, 40, 60, 0), _rotated(322, 242, 40, 60, 20)
     keep = closeup_boxes_kept(
-        np.stack([under, over]), np.float32([0.9, 0.8]), np.intp([0, 0]), (480, 640)
+        np.stack([under, over]), np.float32([0.9, 0.8]), ["red-1", "red-1"], (480, 640)
     )
     assert keep.all()

@@ -9,9 +9,8 @@ towards where they started so faces without photos keep what they knew. Writes
 models/deck.onnx (a classifier for this deck, used from then on by detect, serve and
 demo) or --out. --head fits only the last layer (faster, weaker) into models/deck.npz.
 
-A deck of another edition reads better even without photos with --general (the
-classifier fitted on real photos of several editions, models/classifier-general.onnx,
-or with --head the read-out fitted on them; see models/README.md).
+The shipped classifier was fitted on real photos of several editions (models/README.md):
+--general goes back to it, setting an older deck file aside (deck.onnx.old, deck.npz.old).
 
 Examples:
   uno-table calibrate-deck my-deck-photos/
@@ -23,7 +22,7 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import shutil
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -37,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--general",
         action="store_true",
-        help="no photos: use the model fitted on several editions "
-        "(models/classifier-general.onnx; with --head models/head-general.npz)",
+        help="no photos: forget the deck, use the shipped classifier (fitted on several "
+        "editions); older deck files are set aside as *.old",
     )
     parser.add_argument(
         "--out", type=Path, default=None, help="output (models/deck.onnx; with --head deck.npz)"
@@ -96,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return _use_general(args, models, fail)
     if args.photos is None:
         return fail("give a folder of photos (one folder per face), or --general")
+    from vision.recognition import CLASSIFIER_ONNX, classifier_digest
+
     want = ".npz" if args.head else ".onnx"
     if args.out is not None and args.out.suffix != want:
         return fail(f"--out must end in {want} ({'a read-out' if args.head else 'a classifier'})")
@@ -118,7 +119,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         # Calibrate from the recogniser as shipped, never on top of an older deck.
         rec = CardRecognizer.load(models, use_deck=False)
-        start = base_head(models) if args.head else None
+        start = (
+            dataclasses.replace(
+                base_head(models), classifier=classifier_digest(models / CLASSIFIER_ONNX)
+            )
+            if args.head
+            else None
+        )
         rec.set_head(start)
     except (ModelFilesMissing, OSError, ValueError) as exc:
         return fail(f"cannot load the recogniser: {exc}")
@@ -153,43 +160,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _use_general(args: argparse.Namespace, models: Path, fail: Callable[[str], int]) -> int:
-    """Make the model fitted on several editions the deck's: the classifier
-    (``classifier-general.onnx``, into ``deck.onnx``), or with ``--head`` or an ``--out``
-    ending in ``.npz`` the read-out (``head-general.npz``, into ``deck.npz``)."""
-    from vision.recognition import (
-        DECK_CLASSIFIER_FILE,
-        DECK_FILE,
-        GENERAL_CLASSIFIER_FILE,
-        HEAD_FILE,
-    )
+    """Forget the deck: set ``deck.onnx`` and ``deck.npz`` aside, so the recogniser reads
+    with the shipped classifier (fitted on several editions) again."""
+    from vision.recognition import DECK_CLASSIFIER_FILE, DECK_FILE
 
-    classifier = models / GENERAL_CLASSIFIER_FILE
-    head = args.head or (args.out is not None and args.out.suffix == ".npz")
-    if not head and classifier.exists():
-        if args.out is not None and args.out.suffix != ".onnx":
-            return fail("--out must end in .onnx (a classifier) or .npz (a read-out)")
-        out = args.out or models / DECK_CLASSIFIER_FILE
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(classifier, out)
-        print(f"the general classifier (several editions) -> {out}")
-        return 0
-    general = models / HEAD_FILE
-    if not general.exists():
-        return fail(f"no {general}")
-    out = args.out or models / DECK_FILE
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(general, out)
-    if args.out is None:
-        _set_aside(models / DECK_CLASSIFIER_FILE)
-    print(f"the general read-out (several editions) -> {out}")
+    if args.out is not None or args.head:
+        return fail("--general takes no --out or --head (it writes nothing)")
+    for name in (DECK_CLASSIFIER_FILE, DECK_FILE):
+        _set_aside(models / name)
+    print("the shipped classifier (fitted on several editions) is used from now on")
     return 0
 
 
 def _set_aside(path: Path) -> None:
-    """Rename an older deck classifier (it would be used before a head) to ``*.old``."""
+    """Rename an older deck file (a deck classifier would be used before a head) to
+    ``*.old``."""
     if path.exists():
         path.replace(path.with_name(path.name + ".old"))
-        print(f"the older deck classifier is kept as {path.name}.old", file=sys.stderr)
+        print(f"the older deck file is kept as {path.name}.old", file=sys.stderr)
 
 
 class ProgressBar:
