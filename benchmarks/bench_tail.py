@@ -310,8 +310,11 @@ def run_calib(sources: list[str], start: str = "base") -> dict[str, Any]:
         first, rest = first_per_face(data, s)
         if s == "real-cards":  # the classifier trained on the rest: test its held-out part
             rest = rest[data[s]["held"][rest]]
-        tuner = fresh() if start == "base" else fold_model(s)
         others = [o for o in COLOUR_OVAL if o != s] if s in COLOUR_OVAL and start == "base" else []
+        if not len(rest) and not others:
+            out["one_photographer"][s] = {"photos": len(first), "note": "one photo a face only"}
+            continue  # nothing left to test this source's fit on
+        tuner = fresh() if start == "base" else fold_model(s)
         cross = (
             (
                 np.concatenate([data[o]["te_x"] for o in others]),
