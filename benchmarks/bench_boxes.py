@@ -24,6 +24,8 @@ from vision.deck_calibration import list_photos  # noqa: E402
 from vision.detector import CardRecognizer  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
+#: (name, drop_closeup_twins, drop_inner_boxes): no filter, the default, both rules.
+FILTERS = (("off", False, False), ("default", True, False), ("both", True, True))
 
 
 def main() -> int:
@@ -35,25 +37,21 @@ def main() -> int:
     roots |= {p.name: p for p in sorted((SHARED / "more-cards").iterdir()) if p.is_dir()}
     result: dict[str, dict[str, dict[int, int]]] = {}
     for name, root in roots.items():
-        counts = {"off": Counter[int](), "on": Counter[int]()}
+        counts = {key: Counter[int]() for key, _, _ in FILTERS}
         for paths in list_photos(root).values():
             for p in paths:
                 img = cv2.imread(str(p))
                 if img is None:
                     continue
-                for key, drop in (("off", False), ("on", True)):
-                    rec.drop_inner_boxes = drop
+                for key, twins, inner in FILTERS:
+                    rec.drop_closeup_twins, rec.drop_inner_boxes = twins, inner
                     faces = sum(card != "back" for card in rec.detect(img).card)
                     counts[key][faces] += 1
         result[name] = {k: dict(sorted(v.items())) for k, v in counts.items()}
         extra = {k: sum(n * max(b - 1, 0) for b, n in v.items()) for k, v in counts.items()}
-        total = sum(counts["on"].values())
-        print(
-            f"{name}: {total} photos; second boxes {extra['off']} without the filter, "
-            f"{extra['on']} with it; per photo without {result[name]['off']}, "
-            f"with {result[name]['on']}",
-            flush=True,
-        )
+        total = sum(counts["off"].values())
+        seconds = ", ".join(f"{k} {extra[k]}" for k, _, _ in FILTERS)
+        print(f"{name}: {total} photos; second boxes: {seconds}; {result[name]}", flush=True)
     if args.out is not None:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
     return 0

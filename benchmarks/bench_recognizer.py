@@ -124,9 +124,10 @@ def rendered_map(rec: CardRecognizer, n: int, seed: int) -> dict[str, float]:
 
 def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str, float]]:
     """Boxes (face or back, at the recogniser's own threshold) per card at least 30%
-    visible, on rendered table scenes and close-ups, with and without the inner-box
-    filter (``vision.box_filter``). A box counts for the card it overlaps most (IoU
-    >= 0.3); a box overlapping no card that much is a box on nothing."""
+    visible, on rendered table scenes and close-ups, with the box filter
+    (``vision.box_filter``) off, as by default (close-up twins) and with both rules. A
+    box counts for the card it overlaps most (IoU >= 0.3); a box overlapping no card
+    that much is a box on nothing."""
     out: dict[str, dict[str, float]] = {}
     styles = {
         "table": SceneStyle(),
@@ -135,8 +136,12 @@ def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str
     for name, style in styles.items():
         rng = np.random.default_rng(seed)
         scenes = [compose_scene(rng, size=(480, 640), style=style) for _ in range(n)]
-        for drop in (False, True):
-            rec.drop_inner_boxes = drop
+        for label, twins, inner in (
+            ("off", False, False),
+            ("default", True, False),
+            ("both", True, True),
+        ):
+            rec.drop_closeup_twins, rec.drop_inner_boxes = twins, inner
             cards = extra = nothing = missed = 0
             for scene in scenes:
                 truth = [
@@ -154,7 +159,7 @@ def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str
                 cards += len(truth)
                 extra += int(np.clip(hits - 1, 0, None).sum())
                 missed += int((hits == 0).sum())
-            key = f"{name}, inner-box filter {'on' if drop else 'off'}"
+            key = f"{name}, box filter {label}"
             out[key] = {
                 "scenes": float(n),
                 "cards": float(cards),
@@ -162,7 +167,7 @@ def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str
                 "boxes_on_nothing_per_scene": nothing / max(n, 1),
                 "cards_unboxed": missed / max(cards, 1),
             }
-    rec.drop_inner_boxes = False
+    rec.drop_closeup_twins, rec.drop_inner_boxes = True, False  # the defaults
     return out
 
 

@@ -499,9 +499,12 @@ class CardRecognizer:
         self.iou = iou
         self.backend = backend
         self.pad_retry = True  # look again with a margin when nothing is found
-        # One box per card (vision.box_filter): off, as measured: on one-card photos it
-        # drops 16 of 53 second boxes, on rendered table scenes and close-ups it loses
-        # real cards (models/README.md).
+        # One box per card (vision.box_filter, models/README.md). A close-up card boxed
+        # again and read as the same face is dropped (on by default: on one-card photos
+        # it takes most second boxes away; a table seen from above never has a card
+        # that large). A box inside a much larger one is dropped only when asked: in
+        # the pile's close look a heap boxed whole would take its top card's box away.
+        self.drop_closeup_twins = True
         self.drop_inner_boxes = False
         self.n_candidates = 3  # faces reported per detection (Detections.candidates)
         self.close_conf = 0.7  # least confidence of a card found up close (detect_focused)
@@ -752,12 +755,13 @@ class CardRecognizer:
         return corners, conf, cls_id
 
     def detect(self, frame_bgr: Image) -> Detections:
-        """Every card in a BGR frame: canonical names (``back`` when face down); with
-        ``drop_inner_boxes``, one box per card (:mod:`vision.box_filter`: parts of a
-        card, and a close-up card boxed again as the same face)."""
+        """Every card in a BGR frame: canonical names (``back`` when face down); one
+        box per card (:mod:`vision.box_filter`): a close-up card boxed again as the same
+        face is dropped (``drop_closeup_twins``), and with ``drop_inner_boxes`` the
+        parts of a card boxed as cards."""
         frame_bgr = _checked_frame(frame_bgr)
         dets = self._read(frame_bgr, *self._find(frame_bgr))
-        if self.drop_inner_boxes and dets.corners is not None and len(dets):
+        if self.drop_closeup_twins and dets.corners is not None and len(dets):
             dets = dets[
                 closeup_boxes_kept(dets.corners, dets.confidence, dets.card, frame_bgr.shape)
             ]

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy as np
+import pytest
 
 from vision.box_filter import closeup_boxes_kept, inner_boxes_kept
+
+MORE = Path(__file__).resolve().parents[3] / "shared" / "data" / "more-cards"
 
 
 def _rect(x: float, y: float, w: float, h: float) -> np.ndarray:
@@ -83,3 +89,17 @@ def test_cards_on_a_table_are_never_compared_as_close_ups() -> None:
         np.stack([under, over]), np.float32([0.9, 0.8]), ["red-1", "red-1"], (480, 640)
     )
     assert keep.all()
+
+
+@pytest.mark.skipif(not MORE.is_dir(), reason="shared/data/more-cards not here")
+def test_the_recogniser_boxes_a_card_filling_the_photo_once() -> None:
+    """A cut-out wild card filling the picture was boxed three times, each read as a
+    wild: by default the recogniser keeps the surest box only."""
+    from vision.detector import CardRecognizer
+
+    rec = CardRecognizer.load(use_deck=False)
+    image = cv2.imread(str(MORE / "criscard" / "wild" / "wild_criscard_002.jpg"))
+    assert rec.drop_closeup_twins
+    assert rec.detect(image).card == ("wild",)
+    rec.drop_closeup_twins = False
+    assert rec.detect(image).card == ("wild", "wild", "wild")
