@@ -219,3 +219,25 @@ def test_camera_events_show_and_only_real_faults_sound(page: Page, live_server: 
     expect(page.locator("#alert")).to_have_attribute("data-codes", "ask-referee")
     expect(page.locator("body")).to_have_attribute("data-beeps", "1")
     store.close()
+
+
+def test_the_language_and_the_referees_token_hold_on_every_page(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The pages share one way of keeping the language and the referee's token
+    (web/static/common.js): chosen on the table page, they hold on the camera check
+    and the deck setup, and a token link is not left in the address bar."""
+    open_page(page, live_server)
+    page.locator("#btn-lang").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    page.goto(live_server.url + "/camera")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("h1")).to_have_text("摄像头检查")
+    expect(page.locator("#btn-lang")).to_have_text("English")
+    page.goto(live_server.url + "/deck/")
+    expect(page.locator("#btn-referee")).to_have_text("裁判 ✓")
+    page.locator("#btn-lang").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.goto(live_server.url + "/")
+    expect(page.locator("#btn-lang")).to_have_text("中文")
+    assert "token" not in page.url

@@ -8,10 +8,12 @@
   const VALUES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2"];
   const SEAT_COLORS = ["#e84a4a", "#f0c419", "#3cb371", "#3b82f6", "#c084fc", "#fb923c", "#22d3ee", "#f472b6", "#a3e635", "#94a3b8"];
 
+  const page = window.UnoPage;
+  // A referee link carries ?token=...: it is kept on this device and dropped from the URL.
   const ui = {
-    lang: localStorage.getItem("uno.lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en"),
+    lang: page.initialLang(),
     sound: localStorage.getItem("uno.sound") !== "off",
-    token: localStorage.getItem("uno.token") || "",
+    token: page.takeToken(),
     snapshot: null,
     health: null,
     log: [],
@@ -21,12 +23,7 @@
 
   // -- words ---------------------------------------------------------------------
 
-  function t(key, vars) {
-    const table = window.I18N[ui.lang] || window.I18N.en;
-    let s = table[key] !== undefined ? table[key] : (window.I18N.en[key] || key);
-    for (const [k, v] of Object.entries(vars || {})) s = s.replace("{" + k + "}", v);
-    return s;
-  }
+  function t(key, vars) { return page.translate(ui.lang, key, vars); }
 
   function cardLabel(card) { return window.WORDS.cardName(card, ui.lang); }
 
@@ -39,9 +36,7 @@
   function alertText(alert) { return window.WORDS.sentence(alert, ui.lang); }
 
   function applyLanguage() {
-    document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
-    document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
-    $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
+    page.showLanguage(ui.lang);
     renderSound();
     $("#btn-referee").textContent = t(ui.token ? "referee_on" : "referee");
     if (ui.snapshot) render(ui.snapshot);
@@ -358,15 +353,7 @@
     if (!quiet) beep();
   }
 
-  let toastTimer = null;
-  function toast(text, bad) {
-    const box = $("#toast");
-    box.textContent = text;
-    box.classList.toggle("bad", !!bad);
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-  }
+  const toast = page.toast;
 
   // -- live connection ------------------------------------------------------------
 
@@ -664,7 +651,7 @@
 
   function setReferee(token) {
     ui.token = token;
-    if (token) localStorage.setItem("uno.token", token); else localStorage.removeItem("uno.token");
+    page.keepToken(token);
     document.querySelectorAll(".referee-only").forEach((n) => { n.hidden = !token; });
     document.body.classList.toggle("referee", !!token);
     applyLanguage();
@@ -674,8 +661,7 @@
     document.addEventListener("pointerdown", unlockAudio);
     document.addEventListener("keydown", unlockAudio);
     $("#btn-lang").addEventListener("click", () => {
-      ui.lang = ui.lang === "zh" ? "en" : "zh";
-      localStorage.setItem("uno.lang", ui.lang);
+      ui.lang = page.switchLang(ui.lang);
       applyLanguage();
     });
     $("#btn-sound").addEventListener("click", () => {
@@ -758,13 +744,6 @@
   };
 
   function start() {
-    // A referee link carries ?token=...: keep it on this device, drop it from the URL.
-    const params = new URLSearchParams(location.search);
-    if (params.get("token")) {
-      localStorage.setItem("uno.token", params.get("token"));
-      ui.token = params.get("token");
-      history.replaceState(null, "", location.pathname);
-    }
     wire();
     setReferee(ui.token);
     fetch("/api/state").then((r) => r.json()).then((snap) => { if (!ui.snapshot) render(snap); });

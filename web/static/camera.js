@@ -14,42 +14,23 @@
   // The smallest pile, in the frame's pixels.
   const MIN_ZONE = 12;
 
-  const params = new URLSearchParams(location.search);
-  if (params.get("token")) {
-    localStorage.setItem("uno.token", params.get("token"));
-    history.replaceState(null, "", location.pathname);
-  }
+  const page = window.UnoPage;
   const ui = {
-    lang: localStorage.getItem("uno.lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en"),
-    token: localStorage.getItem("uno.token") || "",
+    lang: page.initialLang(),
+    token: page.takeToken(),
     layout: null,
     players: [],
     drag: null,
   };
 
-  function t(key, vars) {
-    const table = window.I18N[ui.lang] || window.I18N.en;
-    let s = table[key] !== undefined ? table[key] : (window.I18N.en[key] || key);
-    for (const [k, v] of Object.entries(vars || {})) s = s.replace("{" + k + "}", v);
-    return s;
-  }
+  function t(key, vars) { return page.translate(ui.lang, key, vars); }
 
   function applyLanguage() {
-    document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
-    document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
-    $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
+    page.showLanguage(ui.lang);
     if (ui.layout) draw();
   }
 
-  let toastTimer = null;
-  function toast(text, bad) {
-    const box = $("#toast");
-    box.textContent = text;
-    box.classList.toggle("bad", !!bad);
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-  }
+  const toast = page.toast;
 
   function node(tag, attrs, text) {
     const n = document.createElementNS(SVG, tag);
@@ -225,8 +206,7 @@
   }
 
   $("#btn-lang").addEventListener("click", () => {
-    ui.lang = ui.lang === "zh" ? "en" : "zh";
-    localStorage.setItem("uno.lang", ui.lang);
+    ui.lang = page.switchLang(ui.lang);
     applyLanguage();
   });
   const overlay = $("#cam-overlay");

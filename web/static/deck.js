@@ -77,20 +77,16 @@
     unavailable: "牌组设置不可用：{m}",
   });
 
+  const page = window.UnoPage;
   const ui = {
-    lang: localStorage.getItem("uno.lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en"),
-    token: localStorage.getItem("uno.token") || "",
+    lang: page.initialLang(),
+    token: page.takeToken(),
     state: null,
     polling: false,
     picking: null, // {photo, card}
   };
 
-  function t(key, vars) {
-    const table = window.I18N[ui.lang] || window.I18N.en;
-    let s = table[key] !== undefined ? table[key] : (window.I18N.en[key] || key);
-    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(v);
-    return s;
-  }
+  function t(key, vars) { return page.translate(ui.lang, key, vars); }
 
   function cardLabel(card) {
     if (!card) return t("not_a_card");
@@ -124,15 +120,8 @@
     return node;
   }
 
-  let toastTimer = null;
-  function toast(text, bad) {
-    const box = $("#toast");
-    box.textContent = text;
-    box.classList.toggle("bad", !!bad);
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
-  }
+  const TOAST_MS = 5000; // the deck's messages are longer
+  function toast(text, bad) { page.toast(text, bad, TOAST_MS); }
 
   // -- talking to the server ----------------------------------------------------------
 
@@ -319,23 +308,20 @@
   }
 
   function applyLanguage() {
-    document.documentElement.lang = ui.lang === "zh" ? "zh-CN" : "en";
-    document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
-    $("#btn-lang").textContent = ui.lang === "zh" ? "English" : "中文";
+    page.showLanguage(ui.lang);
     $("#btn-referee").textContent = t(ui.token ? "referee_on" : "referee");
     if (ui.state) render(ui.state);
   }
 
   function setReferee(token) {
     ui.token = token;
-    if (token) localStorage.setItem("uno.token", token); else localStorage.removeItem("uno.token");
+    page.keepToken(token);
     applyLanguage();
   }
 
   function wire() {
     $("#btn-lang").addEventListener("click", () => {
-      ui.lang = ui.lang === "zh" ? "en" : "zh";
-      localStorage.setItem("uno.lang", ui.lang);
+      ui.lang = page.switchLang(ui.lang);
       applyLanguage();
     });
     $("#btn-referee").addEventListener("click", () => {
@@ -370,12 +356,6 @@
   }
 
   function start() {
-    const params = new URLSearchParams(location.search);
-    if (params.get("token")) {
-      localStorage.setItem("uno.token", params.get("token"));
-      ui.token = params.get("token");
-      history.replaceState(null, "", location.pathname);
-    }
     wire();
     setReferee(ui.token);
     refresh();

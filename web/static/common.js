@@ -1,0 +1,65 @@
+// What every page of the tablet shares: the referee's token (taken once from a
+// ?token= link, then kept in this browser), the language (kept too) and its strings,
+// and the toast. Loaded after i18n.js and before the page's own script.
+"use strict";
+
+window.UnoPage = (function () {
+  const TOKEN_KEY = "uno.token";
+  const LANG_KEY = "uno.lang";
+
+  /** The token of a ?token= link (kept, and dropped from the address), else the kept one. */
+  function takeToken() {
+    const fromLink = new URLSearchParams(location.search).get("token");
+    if (fromLink) {
+      localStorage.setItem(TOKEN_KEY, fromLink);
+      history.replaceState(null, "", location.pathname);
+    }
+    return localStorage.getItem(TOKEN_KEY) || "";
+  }
+
+  /** Keep ``token`` on this device (an empty one forgets it). */
+  function keepToken(token) {
+    if (token) localStorage.setItem(TOKEN_KEY, token); else localStorage.removeItem(TOKEN_KEY);
+  }
+
+  /** The kept language, else the browser's (Chinese or English). */
+  function initialLang() {
+    return localStorage.getItem(LANG_KEY) || ((navigator.language || "").startsWith("zh") ? "zh" : "en");
+  }
+
+  /** The other language, kept. */
+  function switchLang(lang) {
+    const next = lang === "zh" ? "en" : "zh";
+    localStorage.setItem(LANG_KEY, next);
+    return next;
+  }
+
+  /** ``key``'s string in ``lang`` (English, then the key, when missing), each {name} filled. */
+  function translate(lang, key, vars) {
+    const table = window.I18N[lang] || window.I18N.en;
+    let s = table[key] !== undefined ? table[key] : (window.I18N.en[key] || key);
+    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(v);
+    return s;
+  }
+
+  /** The page in ``lang``: its language, every [data-i18n] text, the language button. */
+  function showLanguage(lang) {
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = translate(lang, n.dataset.i18n); });
+    const button = document.querySelector("#btn-lang");
+    if (button) button.textContent = lang === "zh" ? "English" : "中文";
+  }
+
+  let toastTimer = null;
+  /** A passing message in #toast (``bad``: an error), hidden after ``ms``. */
+  function toast(text, bad, ms) {
+    const box = document.querySelector("#toast");
+    box.textContent = text;
+    box.classList.toggle("bad", !!bad);
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, ms || 4000);
+  }
+
+  return { takeToken, keepToken, initialLang, switchLang, translate, showLanguage, toast };
+})();
