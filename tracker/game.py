@@ -46,14 +46,8 @@ from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_p
 from tracker.messages import Alert
 from tracker.rules import OFFICIAL, RuleSet
 from tracker.scoring import match_winner, round_deltas
-
-# Phases of a match.
-WAITING: Final = 0  # no round in progress: waiting for a `round` event
-FLIP: Final = 1  # dealt: waiting for the starter card
-PLAY: Final = 2
-OVER: Final = 3  # someone went out (or the pile ran out): waiting for `end-round`
-MATCH_OVER: Final = 4
-PHASE_NAMES: Final = ("waiting-round", "flip", "play", "round-over", "match-over")
+from tracker.state import FLIP, MATCH_OVER, OVER, PHASE_NAMES, PLAY, WAITING, GameState
+from tracker.verdict import Verdict
 
 _COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
 _BY_NAME: Final = {card.name: card for card in DECK_COUNTS}
@@ -65,194 +59,6 @@ class _Bad(Exception):
     def __init__(self, reason: str, detail: str, player: str | None = None) -> None:
         super().__init__(detail)
         self.alert = Alert("bad-event", player, {"reason": reason, "detail": detail})
-
-
-class Verdict:
-    """The answer to one event (DESIGN.md): ``seq``, ``ok``, ``alerts``, ``state``.
-
-    ``extra`` holds what an ``end-round`` verdict adds: ``round``, ``totals`` and
-    ``match_winner``. The state is kept as a compact snapshot and turned into the
-    ``state`` dict on first use; :meth:`dumps` writes the JSON line straight from it.
-    """
-
-    __slots__ = ("_snapshot", "_state", "alerts", "extra", "ok", "seq")
-
-    def __init__(
-        self,
-        seq: int,
-        ok: bool,
-        alerts: list[Alert],
-        snapshot: _Snapshot,
-        extra: dict[str, Any] | None = None,
-    ) -> None:
-        self.seq = seq
-        self.ok = ok
-        self.alerts = alerts
-        self.extra = extra
-        self._snapshot = snapshot
-        self._state: dict[str, Any] | None = None
-
-    @property
-    def state(self) -> dict[str, Any]:
-        """The DESIGN.md state after this event (the unchanged state when refused)."""
-        if self._state is None:
-            players, hands, turn, direction, top, color, pending = self._snapshot
-            self._state = {
-                "turn": turn,
-                "direction": direction,
-                "top": top,
-                "color": color,
-                "pending_draw": pending,
-                "hands": dict(zip(players, hands, strict=True)),
-            }
-        return self._state
-
-    @property
-    def codes(self) -> list[str]:
-        """The alert codes, in order."""
-        return [alert.code for alert in self.alerts]
-
-    def to_json(self, language: str = "en") -> dict[str, Any]:
-        """The verdict object of DESIGN.md, ready for :func:`json.dumps`.
-
-        Each alert's ``message`` is in ``language``; ``messages`` holds both.
-        """
-        out: dict[str, Any] = {
-            "seq": self.seq,
-            "ok": self.ok,
-            "alerts": [alert.to_json(language) for alert in self.alerts],
-            "state": self.state,
-        }
-        if self.extra:
-            out.update(self.extra)
-        return out
-
-    def dumps(self, language: str = "en") -> str:
-        """``json.dumps(self.to_json(language), ensure_ascii=False)``, faster.
-
-        >>> game = Game()
-        >>> game.apply({"type": "round", "players": ["Ann", "Bob"]}).dumps()[:40]
-        '{"seq": 1, "ok": true, "alerts": [], "st'
-        """
-        if self.alerts or self.extra:
-            return _encode(self.to_json(language))
-        players, hands, turn, direction, top, color, pending = self._snapshot
-        quoted = _quoted_names(players)
-        hands_text = ", ".join([f"{name}: {count}" for name, count in zip(quoted, hands)])  # noqa: B905
-        turn_text = "null" if turn is None else quoted[players.index(turn)]
-        # Card names, colors and directions are plain ASCII: no escaping needed.
-        top_text = "null" if top is None else f'"{top}"'
-        color_text = "null" if color is None else f'"{color}"'
-        return (
-            f'{{"seq": {self.seq}, "ok": {"true" if self.ok else "false"}, "alerts": [], '
-            f'"state": {{"turn": {turn_text}, "direction": "{direction}", '
-            f'"top": {top_text}, "color": {color_text}, "pending_draw": {pending}, '
-            f'"hands": {{{hands_text}}}}}}}'
-        )
-
-    def __repr__(self) -> str:
-        return f"Verdict(seq={self.seq}, ok={self.ok}, alerts={self.codes})"
-
-
-# (players, hands, turn, direction, top, color, pending_draw)
-_Snapshot = tuple[tuple[str, ...], tuple[int, ...], str | None, str, str | None, str | None, int]
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-_NAMES_CACHE: dict[tuple[str, ...], list[str]] = {}
-
-
-def _quoted_names(players: tuple[str, ...]) -> list[str]:
-    """The players' names as JSON strings (cached: the seating rarely changes)."""
-    quoted = _NAMES_CACHE.get(players)
-    if quoted is None:
-        if len(_NAMES_CACHE) > 64:
-            _NAMES_CACHE.clear()
-        quoted = _NAMES_CACHE[players] = [_encode(name) for name in players]
-    return quoted
-
-
-class _State:
-    """Everything the tracker knows; copied for undo checkpoints."""
-
-    __slots__ = (
-        "auto_passed",
-        "called",
-        "catch",
-        "color",
-        "dealer",
-        "direction",
-        "discard",
-        "discard_counts",
-        "draw_pile",
-        "drew",
-        "hands",
-        "index",
-        "match_winner",
-        "multi",
-        "n",
-        "next_dealer",
-        "penalty_served",
-        "pending",
-        "pending_cards",
-        "pending_kind",
-        "phase",
-        "players",
-        "provisional_call",
-        "round_no",
-        "round_scores",
-        "top",
-        "totals",
-        "turn",
-        "wd4",
-        "winner",
-    )
-
-    def __init__(self) -> None:
-        self.players: tuple[str, ...] = ()
-        self.index: dict[str, int] = {}
-        self.n = 0
-        self.phase = WAITING
-        self.round_no = 0
-        self.dealer = -1
-        self.next_dealer = 0
-        self.turn = -1
-        self.direction = 1
-        self.top: Card | None = None
-        self.color: str | None = None
-        self.pending = 0
-        self.pending_kind = ""
-        self.pending_cards = 0  # how many cards the last play adding to `pending` put down
-        self.penalty_served = False
-        self.drew = False
-        self.auto_passed = -1
-        # The seat whose UNO call, made on turn holding more than two cards (multi_play),
-        # is judged by their next move.
-        self.provisional_call: tuple[int, int] | None = None  # (seat, cards held then)
-        self.hands: list[int] = []
-        self.called: list[bool] = []
-        self.catch = -1  # the seat that may be caught for not calling UNO
-        self.wd4: tuple[int, int] | None = None  # (who played it, who may challenge)
-        self.draw_pile = 0
-        self.discard = 0
-        # Copies of each card (by name) on the discard pile since the last reshuffle.
-        self.discard_counts: dict[str, int] = {}
-        self.winner = -1
-        self.totals: list[int] = []
-        self.round_scores: list[dict[str, Any]] = []
-        self.match_winner: str | None = None
-        # The cards of the last event when it was several cards of more than one
-        # color with none named: a ``color`` event may still say which ends on top.
-        self.multi: tuple[Card, ...] = ()
-
-    def copy(self) -> _State:
-        new = _State.__new__(_State)
-        for name in _State.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.hands = list(self.hands)
-        new.called = list(self.called)
-        new.discard_counts = dict(self.discard_counts)
-        new.totals = list(self.totals)
-        new.round_scores = list(self.round_scores)
-        return new
 
 
 class Game:
@@ -268,9 +74,9 @@ class Game:
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.rules: RuleSet = rules if rules is not None else OFFICIAL
         self.seq = 0
-        self._s = _State()
+        self._s = GameState()
         self._history: list[Event] = []
-        self._checkpoints: dict[int, _State] = {0: self._s.copy()}
+        self._checkpoints: dict[int, GameState] = {0: self._s.copy()}
         self._extra: dict[str, Any] | None = None
         self._handlers: dict[str, Any] = {
             "round": self._on_round,
@@ -465,7 +271,7 @@ class Game:
     def _name(self, seat: int) -> str | None:
         return self._s.players[seat] if seat >= 0 else None
 
-    def _seat(self, s: _State, name: str | None, key: str = "player") -> int:
+    def _seat(self, s: GameState, name: str | None, key: str = "player") -> int:
         """The seat of the player ``name``; absent means whoever's turn it is."""
         if name is None:
             if key != "player" or s.turn < 0:
@@ -479,7 +285,7 @@ class Game:
             )
         return seat
 
-    def _need_play(self, s: _State) -> None:
+    def _need_play(self, s: GameState) -> None:
         if s.phase == PLAY:
             return
         if s.phase == FLIP:
@@ -488,16 +294,16 @@ class Game:
             raise _Bad("round-over", "the round is over: send 'end-round' with the hands")
         raise _Bad("no-round", "no round in progress: start one with a 'round' event")
 
-    def _next(self, s: _State, seat: int, steps: int = 1) -> int:
+    def _next(self, s: GameState, seat: int, steps: int = 1) -> int:
         return (seat + s.direction * steps) % s.n
 
-    def _available(self, s: _State) -> int:
+    def _available(self, s: GameState) -> int:
         """Cards that can still be drawn (after a reshuffle, where the rules do one)."""
         if self.rules.empty_draw_pile == "reshuffle":
             return s.draw_pile + max(s.discard - 1, 0)
         return s.draw_pile
 
-    def _take(self, s: _State, seat: int, count: int) -> int:
+    def _take(self, s: GameState, seat: int, count: int) -> int:
         """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
         if count > s.draw_pile and self.rules.empty_draw_pile == "reshuffle" and s.discard > 1:
             # The discard pile, all but its top card, becomes the new draw pile.
@@ -513,7 +319,7 @@ class Game:
                 s.catch = -1
         return count
 
-    def _pile_check(self, s: _State) -> None:
+    def _pile_check(self, s: GameState) -> None:
         """With ``empty_draw_pile = end-round`` the round ends once the pile is empty."""
         if self.rules.empty_draw_pile == "end-round" and s.draw_pile == 0 and s.phase == PLAY:
             s.phase = OVER
@@ -526,7 +332,7 @@ class Game:
             s.provisional_call = None
 
     def _refuse(
-        self, s: _State, alert: Alert, seat: int, penalty: int = 0
+        self, s: GameState, alert: Alert, seat: int, penalty: int = 0
     ) -> tuple[bool, list[Alert], bool]:
         """A refused play: the card goes back to the hand, plus a penalty draw if any."""
         if penalty > 0:
@@ -538,7 +344,7 @@ class Game:
 
     # ------------------------------------------------------------------ handlers
 
-    def _on_round(self, s: _State, ev: Round) -> tuple[bool, list[Alert], bool]:
+    def _on_round(self, s: GameState, ev: Round) -> tuple[bool, list[Alert], bool]:
         if s.phase in (FLIP, PLAY, OVER):
             raise _Bad(
                 "round-in-progress", f"round {s.round_no} is still in progress: end it first"
@@ -604,7 +410,7 @@ class Game:
         s.winner = -1
         return True, [], True
 
-    def _on_flip(self, s: _State, ev: Flip) -> tuple[bool, list[Alert], bool]:
+    def _on_flip(self, s: GameState, ev: Flip) -> tuple[bool, list[Alert], bool]:
         if s.phase != FLIP:
             if s.phase == PLAY:
                 raise _Bad("already-flipped", "the starter card is already turned up")
@@ -639,7 +445,7 @@ class Game:
                 s.pending_cards = 1
         return True, [], True
 
-    def _check_copies(self, s: _State, cards: Sequence[Card]) -> None:
+    def _check_copies(self, s: GameState, cards: Sequence[Card]) -> None:
         counts = s.discard_counts
         for card in cards:
             name = card.name
@@ -650,7 +456,7 @@ class Game:
                     f"{counts.get(name, 0)} already lie on the discard pile",
                 )
 
-    def _on_play(self, s: _State, ev: Play) -> tuple[bool, list[Alert], bool]:
+    def _on_play(self, s: GameState, ev: Play) -> tuple[bool, list[Alert], bool]:
         # The hot path of a replay: checks are inlined where it pays.
         if s.phase != PLAY:
             self._need_play(s)
@@ -780,7 +586,7 @@ class Game:
             return True, self._false_call(s, call), True
         return True, [], True
 
-    def _false_call(self, s: _State, call: tuple[int, int] | None) -> list[Alert]:
+    def _false_call(self, s: GameState, call: tuple[int, int] | None) -> list[Alert]:
         """Settle a UNO call made on turn holding more than two cards: it was false."""
         if call is None:
             return []
@@ -793,7 +599,7 @@ class Game:
         self._pile_check(s)
         return [Alert("false-uno", s.players[seat], {"hand": held, "count": taken})]
 
-    def _can_jump_in(self, s: _State, cards: Sequence[Card]) -> bool:
+    def _can_jump_in(self, s: GameState, cards: Sequence[Card]) -> bool:
         top = s.top
         if top is None or top.is_wild or any(c is not top for c in cards):
             return False
@@ -803,7 +609,7 @@ class Game:
             )
         return True
 
-    def _judge(self, s: _State, name: str, cards: Sequence[Card]) -> Alert | None:
+    def _judge(self, s: GameState, name: str, cards: Sequence[Card]) -> Alert | None:
         """The alert a play by the player on turn deserves, or None when it is legal."""
         rules = self.rules
         first = cards[0]
@@ -831,7 +637,7 @@ class Game:
             return Alert("illegal-card", name, params, "follow-color")
         return Alert("illegal-card", name, params)
 
-    def _on_color(self, s: _State, ev: Color) -> tuple[bool, list[Alert], bool]:
+    def _on_color(self, s: GameState, ev: Color) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
         color = ev.color
         if s.multi and s.top is not None and not s.top.is_wild:
@@ -850,7 +656,7 @@ class Game:
         s.color = color
         return True, [], True
 
-    def _on_draw(self, s: _State, ev: Draw) -> tuple[bool, list[Alert], bool]:
+    def _on_draw(self, s: GameState, ev: Draw) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         if not (s.phase == OVER and s.pending):
             self._need_play(s)
@@ -902,7 +708,7 @@ class Game:
             return True, self._false_call(s, call), True
         return True, [], True
 
-    def _on_pass(self, s: _State, ev: Pass) -> tuple[bool, list[Alert], bool]:
+    def _on_pass(self, s: GameState, ev: Pass) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
         seat = self._seat(s, ev.player)
         name = s.players[seat]
@@ -926,7 +732,7 @@ class Game:
             return True, self._false_call(s, call), True
         return True, [], True
 
-    def _on_uno(self, s: _State, ev: Uno) -> tuple[bool, list[Alert], bool]:
+    def _on_uno(self, s: GameState, ev: Uno) -> tuple[bool, list[Alert], bool]:
         self._need_play(s)
         seat = self._seat(s, ev.player)
         held = s.hands[seat]
@@ -950,7 +756,7 @@ class Game:
             return False, [alert], True
         return True, [], False
 
-    def _on_catch(self, s: _State, ev: Catch) -> tuple[bool, list[Alert], bool]:
+    def _on_catch(self, s: GameState, ev: Catch) -> tuple[bool, list[Alert], bool]:
         if s.phase not in (PLAY, OVER):
             self._need_play(s)
         seat = self._seat(s, ev.player)
@@ -972,7 +778,7 @@ class Game:
         params = {"by": s.players[by], "count": taken}
         return True, [Alert("missed-uno", name, params)], True
 
-    def _on_challenge(self, s: _State, ev: Challenge) -> tuple[bool, list[Alert], bool]:
+    def _on_challenge(self, s: GameState, ev: Challenge) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         self._need_play(s)
         if not (rules.draw4_restricted and rules.draw4_challenge):
@@ -1007,7 +813,7 @@ class Game:
         self._pile_check(s)
         return True, [], True
 
-    def _on_end_round(self, s: _State, ev: EndRound) -> tuple[bool, list[Alert], bool]:
+    def _on_end_round(self, s: GameState, ev: EndRound) -> tuple[bool, list[Alert], bool]:
         rules = self.rules
         if s.phase not in (FLIP, PLAY, OVER):
             if s.phase == MATCH_OVER:

@@ -12,6 +12,8 @@ MODULES = [
     "tracker.messages",
     "tracker.scoring",
     "tracker.game",
+    "tracker.state",
+    "tracker.verdict",
     "tracker.simulate",
     "tracker.events",
     "tracker.legal",
