@@ -64,6 +64,26 @@ class ArmConfig:
     min_frames: int = 2  # ... and needs this many
     before_s: float = 2.0  # seat_for: an arm at the pile this long before a card showed
     after_s: float = 0.3  # ... or this long after (the hand still leaving)
+    #: What marks an arm: ``motion`` (changed against the still table, the default),
+    #: ``skin`` (skin-coloured pixels, :data:`SKIN_CR` and :data:`SKIN_CB` in YCrCb) or
+    #: ``both`` (changed and skin-coloured). Measured in docs/watcher.md ("Skin or
+    #: motion"); the default is what measured best.
+    mask: str = "motion"
+
+
+#: Skin in YCrCb (OpenCV's order): the textbook chroma box (Chai and Ngan, 1999), not
+#: fitted here.
+SKIN_CR = (133, 173)
+SKIN_CB = (77, 127)
+MASKS = ("motion", "skin", "both")
+
+
+def skin_mask(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """1 where a BGR picture's colour is skin's (:data:`SKIN_CR`, :data:`SKIN_CB`)."""
+    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    low = np.array([0, SKIN_CR[0], SKIN_CB[0]], np.uint8)
+    high = np.array([255, SKIN_CR[1], SKIN_CB[1]], np.uint8)
+    return (np.asarray(cv2.inRange(ycrcb, low, high)) > 0).astype(np.uint8)
 
 
 def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -91,6 +111,8 @@ class ArmWatch:
     def __init__(self, layout: TableLayout, config: ArmConfig | None = None) -> None:
         self.layout = layout
         self.cfg = config or ArmConfig()
+        if self.cfg.mask not in MASKS:
+            raise ValueError(f"unknown arm mask {self.cfg.mask!r}: one of {', '.join(MASKS)}")
         self._still: npt.NDArray[np.uint8] | None = None
         self._prev: npt.NDArray[np.uint8] | None = None
         self._changed_t = np.zeros((1, 1), np.float32)
@@ -123,6 +145,10 @@ class ArmWatch:
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = small.copy()
             return []
+        if cfg.mask == "skin":
+            moved = skin_mask(small)
+        elif cfg.mask == "both":
+            moved &= skin_mask(small)
         # Skin close to the table's colour leaves only parts of an arm: join them.
         join = np.ones((cfg.join_px, cfg.join_px), np.uint8)
         moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, join))
