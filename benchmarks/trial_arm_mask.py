@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -28,6 +29,8 @@ from vision.hands import MASKS, ArmConfig, ArmWatch  # noqa: E402
 from vision.source import read_video  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench-styles"
+#: bench_styles' file names: v{version}-{style}-s{seed}-t{turns}.mp4
+VIDEO_NAME = re.compile(r"^v\d+-(.+)-s\d+-t\d+\.mp4$")
 
 
 def plays_of(truth: Path) -> list[tuple[float, int]]:
@@ -70,7 +73,10 @@ def main() -> int:
     videos = sorted(args.cache.glob("v*-s*-t*.mp4"))
     by_style: dict[str, dict[str, Counter[str]]] = {}
     for video in videos:
-        style = video.name.split("-s")[0].split("-", 1)[1]
+        named = VIDEO_NAME.match(video.name)
+        if named is None:
+            continue
+        style = named.group(1)
         if wanted and style not in wanted:
             continue
         counts = measure(video)
