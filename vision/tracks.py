@@ -80,6 +80,33 @@ def card_color(name: str) -> str:
     return color if color in COLORS else name
 
 
+#: A card's short side over its long side (``vision.geometry.CARD_ASPECT``, which the
+#: watcher does not import: that module loads OpenCV).
+CARD_SHAPE = 0.64
+
+
+def apparent_scale(box: tuple[float, ...], card_px: float) -> float:
+    """How big a card looks, from its upright box, in card lengths (1: ``card_px``).
+
+    A card of long side ``s * card_px`` turned by any angle has the upright box
+    ``w = s (L sin a + W cos a)``, ``h = s (L cos a + W sin a)``; ``s`` follows from
+    ``w`` and ``h`` whatever the angle. A card held above the table, nearer the
+    camera, looks bigger than the cards lying on it.
+
+    >>> [round(apparent_scale(box, 100), 3) for box in [(0, 0, 64, 100), (0, 0, 100, 64)]]
+    [1.0, 1.0]
+    >>> round(apparent_scale((0, 0, 116, 116), 100), 2)  # turned 45 degrees
+    1.0
+    >>> round(apparent_scale((0, 0, 76.8, 120), 100), 2)  # held high: 1.2x
+    1.2
+    """
+    w, h = box[2] - box[0], box[3] - box[1]
+    long, short = card_px, CARD_SHAPE * card_px
+    return math.sqrt(((w + h) / (long + short)) ** 2 + ((h - w) / (long - short)) ** 2) / math.sqrt(
+        2
+    )
+
+
 def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:
     """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
     is the one value every track seen in it records)."""

@@ -18,6 +18,7 @@ from vision.tracks import (
     BACK,
     Track,
     TrackState,
+    apparent_scale,
     card_color,
     card_value,
 )
@@ -205,6 +206,31 @@ class PlayRules:
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
 
+    def _on_pile(self, tr: Track, card: float) -> bool:
+        """Does ``tr`` lie on the discard pile: in its zone, or carried there and resting
+        just beyond it (an untidy pile outgrows the zone a calibration drew)?"""
+        zone = self.state.layout.discard
+        if zone.contains(*tr.xy):
+            return True
+        return tr.max_travel >= self.cfg.arrived_travel * card and zone.contains(
+            *tr.xy, margin=self.cfg.rest_margin * card
+        )
+
+    def _airborne(self, tr: Track, t: float, card: float) -> bool:
+        """Is ``tr``, still over the pile, a card held or falling above it?
+
+        A card let go above the pile stops moving sideways before it lands, and is
+        then still, but bigger than the cards lying there (nearer the camera): it is
+        not at rest until it looks their size. No card hovers for long, though: still
+        for ``airborne_max_s``, it lies there (a pile card's size misjudged).
+        """
+        if not tr.was_outside_discard or not self.state.pile:
+            return False
+        ref = self.state.pile[-1].scale
+        if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
+            return False
+        return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
+
     def _put_down_by_arm(self, tr: Track) -> bool:
         """Did an arm bring this card, first seen on the pile (a covering hand)?"""
         return self.state.arms is not None and self.state.arms.seat_for(tr.first_t) is not None
@@ -234,9 +260,24 @@ class PlayRules:
             for o in self.state.tracks
         )
 
+    def _settle_scale(self, t: float, card: float) -> None:
+        """The top card's size as it lies still: a card played as it landed (still
+        sideways, a little above the pile) looked bigger than it lies."""
+        if not self.state.pile:
+            return
+        top = self.state.pile[-1]
+        for tr in self.state.tracks:
+            if (
+                tr.id in top.ids
+                and tr.name == top.top
+                and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            ):
+                top.scale = apparent_scale(tr.box, card)
+
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
+        self._settle_scale(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
                 continue
@@ -244,9 +285,10 @@ class PlayRules:
                 if self._landed_unseen(tr, t, card):
                     tr.pending_since = t
                 continue
-            x, y = tr.xy
-            if not zone.contains(x, y) or not self.state.tracker.at_rest(
-                tr, t, card, self.cfg.rest_s
+            if (
+                not self._on_pile(tr, card)
+                or not self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                or self._airborne(tr, t, card)
             ):
                 continue
             if not tr.was_outside_discard:
@@ -354,14 +396,23 @@ class PlayRules:
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
         self.state.pile_changed_t = t
+        top_tr = group[-1]  # the best seen
+        sizes = sorted(
+            apparent_scale(s.box, card)
+            for s in top_tr.sightings
+            if t - s.t <= self.cfg.rest_s + 1e-9
+        )
+        scale = sizes[len(sizes) // 2] if sizes and top_tr.name == names[-1] else None
         if not self.state.pile:
-            self.state.pile.append(PileEntry(names, spots, t, [tr.id for tr in group]))
+            self.state.pile.append(PileEntry(names, spots, t, [tr.id for tr in group], scale=scale))
             self.state.top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
         player = self.state.players[seat] if seat is not None else None
         self.state.pile.append(
-            PileEntry(names, spots, t, [tr.id for tr in group], player=player, inks=inks)
+            PileEntry(
+                names, spots, t, [tr.id for tr in group], player=player, inks=inks, scale=scale
+            )
         )
         self.state.top_seen_t = t
         self.state.below_since = None
