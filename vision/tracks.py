@@ -107,6 +107,19 @@ def apparent_scale(box: tuple[float, ...], card_px: float) -> float:
     )
 
 
+def box_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two upright boxes ``(x1, y1, x2, y2)``.
+
+    >>> box_overlap((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(0.0, w) * max(0.0, h)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:
     """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
     is the one value every track seen in it records)."""
@@ -267,6 +280,12 @@ class CardTracker:
                     continue  # cards are not turned over in flight: a back stays a back
                 if tr.settled and name != tr.name:
                     continue  # a card on the pile keeps its face; another face is another card
+                if (
+                    tr.settled
+                    and dt >= cfg.hidden_gap_s
+                    and box_overlap(box, tr.box) < cfg.same_box_overlap
+                ):
+                    continue  # hidden a while, then lying otherwise: a copy put on it
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
                 if (

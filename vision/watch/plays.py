@@ -19,6 +19,7 @@ from vision.tracks import (
     Track,
     TrackState,
     apparent_scale,
+    box_overlap,
     card_color,
     card_value,
 )
@@ -185,13 +186,13 @@ class PlayRules:
                     tr.was_outside_discard
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                 )
-            if not tr.was_outside_discard and self.state.near_pile_card(
-                tr, card, reach=self.cfg.pile_reach
-            ):
+            again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
+            copy = put_down and again is not None and self._covered_copy(tr, again)
+            if not tr.was_outside_discard and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
-            if not arrived and name in top.cards:
+            if not arrived and name in top.cards and not copy:
                 return False
         if arrived:
             return True
@@ -230,6 +231,21 @@ class PlayRules:
         if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
             return False
         return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
+
+    def _covered_copy(self, tr: Track, again: PileEntry) -> bool:
+        """Is ``tr``, put down by an arm with the face of the top play or the one
+        under it (``again``), another copy of that face, not that card seen again?
+
+        A covering hand hides a card until it lies on the pile; when its face is the
+        top card's (the same card twice: a jump-in) or the card's under it, only
+        where it lies tells it from that card uncovered (a hand leaving, a take-back):
+        a card put down lies otherwise than the one there before.
+        """
+        pile = self.state.pile
+        if again is not pile[-1] and (len(pile) < 2 or again is not pile[-2]):
+            return False
+        before = again.boxes.get(tr.name)
+        return before is not None and box_overlap(tr.box, before) < self.cfg.same_box_overlap
 
     def _put_down_by_arm(self, tr: Track) -> bool:
         """Did an arm bring this card, first seen on the pile (a covering hand)?"""
@@ -273,6 +289,7 @@ class PlayRules:
                 and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
             ):
                 top.scale = apparent_scale(tr.box, card)
+                top.boxes[tr.name] = tr.box
 
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
@@ -396,6 +413,7 @@ class PlayRules:
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
         self.state.pile_changed_t = t
+        boxes = {tr.name: tr.box for tr in group}
         top_tr = group[-1]  # the best seen
         sizes = sorted(
             apparent_scale(s.box, card)
@@ -404,14 +422,23 @@ class PlayRules:
         )
         scale = sizes[len(sizes) // 2] if sizes and top_tr.name == names[-1] else None
         if not self.state.pile:
-            self.state.pile.append(PileEntry(names, spots, t, [tr.id for tr in group], scale=scale))
+            self.state.pile.append(
+                PileEntry(names, spots, t, [tr.id for tr in group], scale=scale, boxes=boxes)
+            )
             self.state.top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
         player = self.state.players[seat] if seat is not None else None
         self.state.pile.append(
             PileEntry(
-                names, spots, t, [tr.id for tr in group], player=player, inks=inks, scale=scale
+                names,
+                spots,
+                t,
+                [tr.id for tr in group],
+                player=player,
+                inks=inks,
+                scale=scale,
+                boxes=boxes,
             )
         )
         self.state.top_seen_t = t

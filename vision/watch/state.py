@@ -32,6 +32,8 @@ class PileEntry:
     # How big its top card looked as it came to rest (``tracks.apparent_scale``): a card
     # held above the pile looks bigger than this.
     scale: float | None = None
+    # Where its cards' boxes lay (by face), as they came to rest.
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
     @property
     def top(self) -> str:
