@@ -72,3 +72,25 @@ def test_the_same_card_uncovered_or_no_arm_there_is_no_play() -> None:
     assert [e["type"] for e in jump_in(same, arm=PLAYERS.index("Bob"))] == ["flip", "play"]
     copy = lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)
     assert [e["type"] for e in jump_in(copy, arm=None)] == ["flip", "play"]
+
+
+def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
+    # The starter green 9, a green 5 on it, and Cy's green 9 on that; Cy's hand takes
+    # his green 9 back: the starter shows again where it lay (not a copy put down).
+    table = started("green-9")
+    table.bring(["green-5"], SEAT_EDGE["Bob"], (CENTER[0] + 12, CENTER[1] + 4))
+    table.still(20)
+    table.bring(["green-9"], SEAT_EDGE["Cy"], (CENTER[0] - 14, CENTER[1] - 10))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append(
+            [lying("green-5", CENTER[0] + 12, CENTER[1] + 4), lying("green-9", *CENTER)]
+        )
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Cy"), first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]

@@ -187,7 +187,7 @@ class PlayRules:
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                 )
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
-            copy = put_down and again is not None and self._covered_copy(tr, again)
+            copy = put_down and again is not None and self._covered_copy(tr, again, card)
             if not tr.was_outside_discard and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
@@ -232,7 +232,7 @@ class PlayRules:
             return False
         return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
 
-    def _covered_copy(self, tr: Track, again: PileEntry) -> bool:
+    def _covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
         """Is ``tr``, put down by an arm with the face of the top play or the one
         under it (``again``), another copy of that face, not that card seen again?
 
@@ -244,8 +244,15 @@ class PlayRules:
         pile = self.state.pile
         if again is not pile[-1] and (len(pile) < 2 or again is not pile[-2]):
             return False
-        before = again.boxes.get(tr.name)
-        return before is not None and box_overlap(tr.box, before) < self.cfg.same_box_overlap
+        if tr.name not in again.boxes:
+            return False
+        # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
+        near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
+        return all(
+            box_overlap(tr.box, e.boxes[c]) < self.cfg.same_box_overlap
+            for c, e in near
+            if c == tr.name and c in e.boxes
+        )
 
     def _put_down_by_arm(self, tr: Track) -> bool:
         """Did an arm bring this card, first seen on the pile (a covering hand)?"""
