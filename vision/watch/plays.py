@@ -19,11 +19,11 @@ from vision.tracks import (
     Track,
     TrackState,
     apparent_scale,
-    box_overlap,
     card_color,
     card_value,
 )
 from vision.watch.fans import SeveralCardRules
+from vision.watch.landing import LandingRules
 from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry, WatcherState
 
@@ -38,6 +38,7 @@ class PlayRules:
         self.cfg = state.cfg
         self.seats = seats
         self.fans = fans
+        self.landing = LandingRules(state)
 
     def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
@@ -187,7 +188,7 @@ class PlayRules:
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                 )
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
-            copy = put_down and again is not None and self._covered_copy(tr, again, card)
+            copy = put_down and again is not None and self.landing.covered_copy(tr, again, card)
             if not tr.was_outside_discard and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
@@ -205,53 +206,6 @@ class PlayRules:
         return (
             self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
             and tr.name_share() >= self.cfg.quiet_play_vote
-        )
-
-    def _on_pile(self, tr: Track, card: float) -> bool:
-        """Does ``tr`` lie on the discard pile: in its zone, or carried there and resting
-        just beyond it (an untidy pile outgrows the zone a calibration drew)?"""
-        zone = self.state.layout.discard
-        if zone.contains(*tr.xy):
-            return True
-        return tr.max_travel >= self.cfg.arrived_travel * card and zone.contains(
-            *tr.xy, margin=self.cfg.rest_margin * card
-        )
-
-    def _airborne(self, tr: Track, t: float, card: float) -> bool:
-        """Is ``tr``, still over the pile, a card held or falling above it?
-
-        A card let go above the pile stops moving sideways before it lands, and is
-        then still, but bigger than the cards lying there (nearer the camera): it is
-        not at rest until it looks their size. No card hovers for long, though: still
-        for ``airborne_max_s``, it lies there (a pile card's size misjudged).
-        """
-        if not tr.was_outside_discard or not self.state.pile:
-            return False
-        ref = self.state.pile[-1].scale
-        if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
-            return False
-        return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
-
-    def _covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
-        """Is ``tr``, put down by an arm with the face of the top play or the one
-        under it (``again``), another copy of that face, not that card seen again?
-
-        A covering hand hides a card until it lies on the pile; when its face is the
-        top card's (the same card twice: a jump-in) or the card's under it, only
-        where it lies tells it from that card uncovered (a hand leaving, a take-back):
-        a card put down lies otherwise than the one there before.
-        """
-        pile = self.state.pile
-        if again is not pile[-1] and (len(pile) < 2 or again is not pile[-2]):
-            return False
-        if tr.name not in again.boxes:
-            return False
-        # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
-        near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
-        return all(
-            box_overlap(tr.box, e.boxes[c]) < self.cfg.same_box_overlap
-            for c, e in near
-            if c == tr.name and c in e.boxes
         )
 
     def _put_down_by_arm(self, tr: Track) -> bool:
@@ -283,25 +237,10 @@ class PlayRules:
             for o in self.state.tracks
         )
 
-    def _settle_scale(self, t: float, card: float) -> None:
-        """The top card's size as it lies still: a card played as it landed (still
-        sideways, a little above the pile) looked bigger than it lies."""
-        if not self.state.pile:
-            return
-        top = self.state.pile[-1]
-        for tr in self.state.tracks:
-            if (
-                tr.id in top.ids
-                and tr.name == top.top
-                and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
-            ):
-                top.scale = apparent_scale(tr.box, card)
-                top.boxes[tr.name] = tr.box
-
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
-        self._settle_scale(t, card)
+        self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
                 continue
@@ -310,9 +249,9 @@ class PlayRules:
                     tr.pending_since = t
                 continue
             if (
-                not self._on_pile(tr, card)
+                not self.landing.on_pile(tr, card)
                 or not self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
-                or self._airborne(tr, t, card)
+                or self.landing.airborne(tr, t, card)
             ):
                 continue
             if not tr.was_outside_discard:
