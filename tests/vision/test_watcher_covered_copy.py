@@ -94,3 +94,25 @@ def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
     for i, frame in enumerate(table.frames):
         out += w.update(frame_detections(frame), i / FPS)
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
+
+
+def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
+    # Ann's green 4, then Bob's green 7; Bob's hand takes the green 7 back and the
+    # green 4 shows again, boxed otherwise than it lay (a recogniser may box it so):
+    # the card under the top, uncovered, not a copy put down (only the top card's
+    # face is looked at for a copy).
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append([lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Bob"), first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]

@@ -46,16 +46,18 @@ class LandingRules:
         return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
 
     def covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
-        """Is ``tr``, put down by an arm with the face of the top play or the one
-        under it (``again``), another copy of that face, not that card seen again?
+        """Is ``tr``, put down by an arm with the face of the top play (``again``),
+        another copy of that face, not that card seen again?
 
         A covering hand hides a card until it lies on the pile; when its face is the
-        top card's (the same card twice: a jump-in) or the card's under it, only
-        where it lies tells it from that card uncovered (a hand leaving, a take-back):
-        a card put down lies otherwise than the one there before.
+        top card's (the same card twice: a jump-in), only where it lies tells it from
+        that card uncovered (a hand leaving it): a card put down lies otherwise than
+        the one there before.
         """
-        pile = self.state.pile
-        if again is not pile[-1] and (len(pile) < 2 or again is not pile[-2]):
+        # Only the top card's face: a take-back uncovers the card under it, whose box
+        # the recogniser may draw otherwise than it did (a false copy, trained
+        # recogniser, covering-hand seed 601).
+        if again is not self.state.pile[-1]:
             return False
         if tr.name not in again.boxes:
             return False
