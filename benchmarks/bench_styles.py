@@ -3,6 +3,7 @@
     python benchmarks/bench_styles.py                  # true boxes (the oracle), ~10 min
     python benchmarks/bench_styles.py --styles covering-hand,drop --videos 1
     python benchmarks/bench_styles.py --model-videos 1 # also the trained recogniser (slow)
+    python benchmarks/bench_styles.py --model-only --model-videos 1 --styles drop  # only it
 
 Renders (once, into the git-ignored .cache/bench-styles/) the same legal games
 (the tracker's simulator, house rules, seeds 601, 602, ...: 4 and 5 players, a few
@@ -157,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=12, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=0, help="trained recogniser: videos/style")
     ap.add_argument("--no-arms", default="covering-hand", help="styles to replay without arms too")
+    ap.add_argument(
+        "--model-only", action="store_true", help="the trained recogniser only (no oracle runs)"
+    )
     ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-styles.json"))
     args = ap.parse_args(argv)
     styles = [s.strip() for s in args.styles.split(",") if s.strip()]
@@ -174,9 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         "old_held_out_styles": list(OLD_HELD_OUT_STYLES),
         "new_held_out_styles": list(NEW_HELD_OUT_STYLES),
     }
-    out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
-    print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
-    bare_styles = [s for s in args.no_arms.split(",") if s in videos]
+    if not args.model_only:
+        out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
+        print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
+    bare_styles = [s for s in args.no_arms.split(",") if s in videos and not args.model_only]
     if bare_styles:
         out["oracle_no_arms"] = without_arms({s: videos[s] for s in bare_styles})
         print("\narms as evidence (true boxes):")
