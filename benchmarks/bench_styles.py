@@ -3,6 +3,7 @@
     python benchmarks/bench_styles.py                  # true boxes (the oracle), ~10 min
     python benchmarks/bench_styles.py --styles covering-hand,drop --videos 1
     python benchmarks/bench_styles.py --model-videos 1 # also the trained recogniser (slow)
+    python benchmarks/bench_styles.py --model-only --model-videos 1 --styles drop  # only it
 
 Renders (once, into the git-ignored .cache/bench-styles/) the same legal games
 (the tracker's simulator, house rules, seeds 601, 602, ...: 4 and 5 players, a few
@@ -10,8 +11,10 @@ take-backs) in every style of ``synth.styles.STYLES``, replays each through
 recogniser -> watcher -> tracker with the referee's rulings from the truth (as
 ``bench_watcher.py`` does), and reports per style plays, draws and take-backs
 (precision / recall), seats and latency, then pooled over the tuning styles and
-over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``).
-The watcher's thresholds may be tuned on the tuning styles only.
+over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``), the
+held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) and
+the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``). The watcher's
+thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
 labels, box jitter; cards less than 40% uncovered unseen), and with
@@ -39,11 +42,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
-from synth.styles import HELD_OUT_STYLES, STYLES, TUNING_STYLES  # noqa: E402
+from synth.styles import (  # noqa: E402
+    HELD_OUT_STYLES,
+    NEW_HELD_OUT_STYLES,
+    OLD_HELD_OUT_STYLES,
+    STYLES,
+    TUNING_STYLES,
+)
 from synth.video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench-styles"
 FIRST_SEED = 601
+GROUPS = (
+    ("tuning", TUNING_STYLES),
+    ("held out", HELD_OUT_STYLES),
+    ("old held out", OLD_HELD_OUT_STYLES),
+    ("new held out", NEW_HELD_OUT_STYLES),
+)
 
 
 def video_for(style: str, seed: int, turns: int) -> Path:
@@ -99,12 +114,18 @@ def markdown(out: dict[str, Any], key: str) -> str:
         "| latency median ms | refused |",
         "|---|---|---|---|---|---|---|",
     ]
-    for group, names in (("tuning", TUNING_STYLES), ("held out", HELD_OUT_STYLES)):
+    for group, names in (
+        ("tuning", TUNING_STYLES),
+        ("old held out", OLD_HELD_OUT_STYLES),
+        ("new held out", NEW_HELD_OUT_STYLES),
+    ):
         for name in names:
             if name in out[key]["styles"]:
                 lines.append(row(f"{name} ({group})", out[key]["styles"][name]))
         if group in out[key]["groups"]:
             lines.append(row(f"**all {group} styles**", out[key]["groups"][group]))
+    if "held out" in out[key]["groups"]:
+        lines.append(row("**all held out styles**", out[key]["groups"]["held out"]))
     return "\n".join(lines)
 
 
@@ -114,7 +135,7 @@ def measure(videos: dict[str, list[Path]], make: Any, n: int | None = None) -> d
         per[style] = [run(v, make(v)) for v in paths[:n]]
         print(row(style, figures(per[style])), flush=True)
     groups = {}
-    for group, names in (("tuning", TUNING_STYLES), ("held out", HELD_OUT_STYLES)):
+    for group, names in GROUPS:
         runs = [r for s in names if s in per for r in per[s]]
         if runs:
             groups[group] = figures(runs)
@@ -137,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=12, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=0, help="trained recogniser: videos/style")
     ap.add_argument("--no-arms", default="covering-hand", help="styles to replay without arms too")
+    ap.add_argument(
+        "--model-only", action="store_true", help="the trained recogniser only (no oracle runs)"
+    )
     ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-styles.json"))
     args = ap.parse_args(argv)
     styles = [s.strip() for s in args.styles.split(",") if s.strip()]
@@ -151,10 +175,13 @@ def main(argv: list[str] | None = None) -> int:
         "turns": args.turns,
         "tuning_styles": list(TUNING_STYLES),
         "held_out_styles": list(HELD_OUT_STYLES),
+        "old_held_out_styles": list(OLD_HELD_OUT_STYLES),
+        "new_held_out_styles": list(NEW_HELD_OUT_STYLES),
     }
-    out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
-    print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
-    bare_styles = [s for s in args.no_arms.split(",") if s in videos]
+    if not args.model_only:
+        out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
+        print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
+    bare_styles = [s for s in args.no_arms.split(",") if s in videos and not args.model_only]
     if bare_styles:
         out["oracle_no_arms"] = without_arms({s: videos[s] for s in bare_styles})
         print("\narms as evidence (true boxes):")

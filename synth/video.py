@@ -46,7 +46,6 @@ from synth.render.hands import draw_covering_hand, draw_hand
 from synth.render.table import render_table
 from synth.styles import (
     DROP_RELEASE,
-    DROP_SCALE,
     DROP_SPIN_DEG,
     FLOOR_BGR,
     SLIDE_RELEASE,
@@ -752,15 +751,16 @@ def _cards_at(clip: _Clip, t: float, r: _Renderer) -> list[_Moving]:
     if r.style.entry == "drop" and clip.kind == "play":
         # Carried high above the pile (nearer the camera: bigger), then let go: it falls
         # faster and faster, shrinking to its size on the table and turning a little.
+        high = r.style.drop_scale
         if u < DROP_RELEASE:
             e = _ease_in_out(u / DROP_RELEASE)
             return [
-                _Moving(n, _lerp(s, d, e), a - clip.spin, DROP_SCALE)
+                _Moving(n, _lerp(s, d, e), a - clip.spin, high)
                 for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
             ]
         f = min(1.0, (u - DROP_RELEASE) / (1.0 - DROP_RELEASE)) ** 2
         return [
-            _Moving(n, d, a - clip.spin * (1.0 - f), DROP_SCALE - (DROP_SCALE - 1.0) * f)
+            _Moving(n, d, a - clip.spin * (1.0 - f), high - (high - 1.0) * f)
             for n, d, a in zip(clip.cards, clip.ends, clip.angles, strict=True)
         ]
     e = _ease_out(u) if clip.kind in ("play", "flip") else _ease_in_out(u)

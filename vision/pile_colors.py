@@ -54,12 +54,15 @@ Image = npt.NDArray[np.uint8]
 # orange (hue 9-14 in any light) and less saturated; skin in shadow comes near red,
 # but is darker and duller than red ink. A yellow card in warm light, or printed
 # towards orange, goes down to hue 15, where only vivid, bright pixels are its ink.
+# Green and blue meet at hue 80 with no gap: a blue card in dim warm light (the
+# ``dim-warm`` tuning style) turns cyan, hue 84-93 (green there 49-66, in the house
+# light 62-72 against blue's 94-101); hue 89-93 was no colour at all, and 84-88 green.
 _INKS: tuple[tuple[int, int, int, int, int], ...] = (
     (1, 168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
     (2, 19, 35, 90, 90),  # yellow
     (2, 15, 18, 170, 120),  # yellow towards orange
-    (3, 42, 88, 60, 60),  # green
-    (4, 94, 132, 60, 60),  # blue
+    (3, 42, 80, 60, 60),  # green
+    (4, 81, 132, 60, 60),  # blue
 )
 
 

@@ -80,6 +80,46 @@ def card_color(name: str) -> str:
     return color if color in COLORS else name
 
 
+#: A card's short side over its long side (``vision.geometry.CARD_ASPECT``, which the
+#: watcher does not import: that module loads OpenCV).
+CARD_SHAPE = 0.64
+
+
+def apparent_scale(box: tuple[float, ...], card_px: float) -> float:
+    """How big a card looks, from its upright box, in card lengths (1: ``card_px``).
+
+    A card of long side ``s * card_px`` turned by any angle has the upright box
+    ``w = s (L sin a + W cos a)``, ``h = s (L cos a + W sin a)``; ``s`` follows from
+    ``w`` and ``h`` whatever the angle. A card held above the table, nearer the
+    camera, looks bigger than the cards lying on it.
+
+    >>> [round(apparent_scale(box, 100), 3) for box in [(0, 0, 64, 100), (0, 0, 100, 64)]]
+    [1.0, 1.0]
+    >>> round(apparent_scale((0, 0, 116, 116), 100), 2)  # turned 45 degrees
+    1.0
+    >>> round(apparent_scale((0, 0, 76.8, 120), 100), 2)  # held high: 1.2x
+    1.2
+    """
+    w, h = box[2] - box[0], box[3] - box[1]
+    long, short = card_px, CARD_SHAPE * card_px
+    return math.sqrt(((w + h) / (long + short)) ** 2 + ((h - w) / (long - short)) ** 2) / math.sqrt(
+        2
+    )
+
+
+def box_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two upright boxes ``(x1, y1, x2, y2)``.
+
+    >>> box_overlap((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(0.0, w) * max(0.0, h)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:
     """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
     is the one value every track seen in it records)."""
@@ -240,6 +280,12 @@ class CardTracker:
                     continue  # cards are not turned over in flight: a back stays a back
                 if tr.settled and name != tr.name:
                     continue  # a card on the pile keeps its face; another face is another card
+                if (
+                    tr.settled
+                    and dt >= cfg.hidden_gap_s
+                    and box_overlap(box, tr.box) < cfg.same_box_overlap
+                ):
+                    continue  # hidden a while, then lying otherwise: a copy put on it
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
                 if (

@@ -70,6 +70,15 @@ class WatcherConfig:
     new_card_vote: float = 0.5  # a resting face with less of its vote is no card yet
     arrived_travel: float = 0.5  # a card that moved this far on the pile arrived there
     second_copy_from: float = 0.9  # the top card's face first seen this far off it: a copy
+    airborne_scale: float = 1.12  # a card still over the pile looking this much bigger than
+    # the top card did at rest is held or falling above it (a drop): not at rest yet ...
+    airborne_max_s: float = 0.5  # ... unless still this long (no card hovers)
+    hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it) ...
+    same_box_overlap: float = 0.8  # ... seen again with a box overlapping its old one less
+    # (intersection over union) lies otherwise: a copy put on it, when an arm was there
+    rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone
+    # is on the pile (an untidy pile outgrows the zone; at most off_pile_margin, beyond
+    # which a card of the top play counts as carried off)
     pile_reach: float = 0.9  # a face this near a pile card of that face is that card
     pile_depth: int = 60  # how many plays down the pile is looked into
     recent_plays: int = 5  # the faces of the last plays are no fan card anywhere on the heap

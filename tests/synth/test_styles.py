@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -89,7 +90,35 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         "dim-warm": {"light_level", "white_balance"},
         "messy-pile": {"pile_offset", "pile_angle"},
         "player-speeds": {"player_speed_spread"},
+        "webcam-20fps": {"fps", "motion_blur", "noise"},
+        "scattered-pile": {"pile_offset", "pile_angle"},
+        "low-drop": {"entry", "motion_blur", "drop_scale"},
+        "low-tilted-warm-slide": {
+            "camera_height",
+            "tilt_deg",
+            "light_level",
+            "white_balance",
+            "entry",
+        },
+        "fast-messy-24fps": {
+            "fps",
+            "motion_blur",
+            "player_speed_spread",
+            "pile_offset",
+            "pile_angle",
+        },
+        "covering-tilted-noisy": {"hold", "camera_height", "tilt_deg", "noise"},
     }
+    # Each new tuning style stands for a held-out one's phenomenon with other values.
+    for tuning, held_out in (
+        ("webcam-20fps", "webcam-15fps"),
+        ("scattered-pile", "messy-pile"),
+        ("low-drop", "drop"),
+    ):
+        assert changed[tuning] <= changed[held_out] | {"drop_scale"}
+        assert STYLES[tuning] != dataclasses.replace(STYLES[held_out], name=tuning)
+    with pytest.raises(ValueError, match="drop_scale"):
+        VideoStyle("x", entry="drop", drop_scale=0.9)
     with pytest.raises(ValueError, match="no video style 'fancy'"):
         get_style("fancy")
     with pytest.raises(ValueError, match="hold"):
@@ -182,12 +211,13 @@ def test_messy_pile_spreads_the_cards_further_and_askew(videos: dict[str, Render
         return float(np.mean(dists))
 
     assert spread(videos["messy-pile"]) > 2.0 * spread(videos["house"])
+    assert spread(videos["scattered-pile"]) > 1.5 * spread(videos["house"])
 
 
 @pytest.mark.slow
-def test_drop_shows_the_card_bigger_before_it_lands(videos: dict[str, RenderResult]) -> None:
-    drop = videos["drop"]
-    boxes = _boxes(drop)
+def _drop_heights(res: RenderResult) -> list[float]:
+    """Per play, the card's long side held high over its long side at rest."""
+    boxes = _boxes(res)
 
     def long_sides(card: str, t0: float, t1: float) -> list[float]:
         """The card's long side (px) in the frames from t0 to t1, from its corners."""
@@ -200,11 +230,20 @@ def test_drop_shows_the_card_bigger_before_it_lands(videos: dict[str, RenderResu
                         out.append(float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max()))
         return out
 
-    for ev in _plays(drop):
+    ratios = []
+    for ev in _plays(res):
         high = long_sides(ev["card"], ev["t"] - 0.5, ev["t"] - 0.15)
         rest = long_sides(ev["card"], ev["t"] + 0.05, ev["t"] + 0.3)
         assert high and rest
-        assert max(high) > 1.35 * max(rest)  # held high: nearer the camera
+        ratios.append(max(high) / max(rest))
+    return ratios
+
+
+@pytest.mark.slow
+def test_drop_shows_the_card_bigger_before_it_lands(videos: dict[str, RenderResult]) -> None:
+    assert all(r > 1.35 for r in _drop_heights(videos["drop"]))  # held high: nearer the camera
+    # A lower drop: bigger in the hand too, less so.
+    assert all(1.12 < r < 1.3 for r in _drop_heights(videos["low-drop"]))
 
 
 @pytest.mark.slow
@@ -236,3 +275,38 @@ def test_render_video_command_takes_a_style(
     assert main(["render-video", str(tmp_path / "x.mp4"), "--style", "fancy"]) == 2
     assert "no video style 'fancy'" in capsys.readouterr().err
     assert not (tmp_path / "x.mp4").exists()
+
+
+@pytest.mark.slow
+def test_webcam_20fps_and_the_24fps_held_out_style_keep_the_house_timeline(
+    videos: dict[str, RenderResult],
+) -> None:
+    house, cam = videos["house"], videos["webcam-20fps"]
+    assert cam.fps == 20.0
+    assert cam.frames == math.ceil(house.frames * 20 / 30)
+    assert [(e["type"], e["t"]) for e in cam.truth] == [(e["type"], e["t"]) for e in house.truth]
+    fast = videos["fast-messy-24fps"]
+    assert fast.fps == 24.0
+    assert [e["type"] for e in fast.truth] == [e["type"] for e in house.truth]
+
+
+@pytest.mark.slow
+def test_new_held_out_cameras_keep_the_played_cards_in_their_discard_zone(
+    videos: dict[str, RenderResult],
+) -> None:
+    house = TableLayout.load(videos["house"].layout_path)
+    low = TableLayout.load(videos["low-tilted-warm-slide"].layout_path)
+    assert low.card_px > 1.1 * house.card_px  # a lower camera: bigger cards
+    for name in ("low-tilted-warm-slide", "covering-tilted-noisy"):
+        res = videos[name]
+        lt = TableLayout.load(res.layout_path)
+        boxes = _boxes(res)
+        for ev in _plays(res):
+            # Where it lies once in full view (a covering hand leaves it after a while).
+            x1, y1, x2, y2 = next(
+                c[2]
+                for f in boxes[round(ev["t"] * res.fps) :]
+                for c in f["cards"]
+                if c[0] == ev["card"] and c[1] >= 0.95
+            )
+            assert lt.discard.contains((x1 + x2) / 2, (y1 + y2) / 2, margin=lt.card_px / 2)

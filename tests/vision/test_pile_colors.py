@@ -190,3 +190,17 @@ def test_the_pipeline_reports_a_fan_with_the_cards_only_its_colour_shows(
         (e.get("cards") or [e["card"]])[-1] for e in want
     ]
     assert blind != want
+
+
+def test_a_blue_card_in_dim_warm_light_is_blue_ink_and_green_stays_green() -> None:
+    # Measured on the dim-warm tuning style's videos (true card outlines, saturation
+    # >= 150): blue ink turns cyan there, hue 84-93 (hue 89-93 was no colour, 84-88
+    # green), while green ink keeps to hue 49-66 (62-72 in the house light).
+    blue_warm = cv2.cvtColor(
+        np.array([[[84, 240, 80], [87, 242, 87], [91, 235, 93]]], np.uint8), cv2.COLOR_HSV2BGR
+    )
+    green = cv2.cvtColor(
+        np.array([[[49, 200, 80], [66, 170, 81], [72, 190, 160]]], np.uint8), cv2.COLOR_HSV2BGR
+    )
+    assert color_map(blue_warm).tolist() == [[4, 4, 4]]
+    assert color_map(green).tolist() == [[3, 3, 3]]

@@ -18,10 +18,12 @@ from vision.tracks import (
     BACK,
     Track,
     TrackState,
+    apparent_scale,
     card_color,
     card_value,
 )
 from vision.watch.fans import SeveralCardRules
+from vision.watch.landing import LandingRules
 from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry, WatcherState
 
@@ -36,6 +38,7 @@ class PlayRules:
         self.cfg = state.cfg
         self.seats = seats
         self.fans = fans
+        self.landing = LandingRules(state)
 
     def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
@@ -184,13 +187,13 @@ class PlayRules:
                     tr.was_outside_discard
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                 )
-            if not tr.was_outside_discard and self.state.near_pile_card(
-                tr, card, reach=self.cfg.pile_reach
-            ):
+            again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
+            copy = put_down and again is not None and self.landing.covered_copy(tr, again, card)
+            if not tr.was_outside_discard and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
-            if not arrived and name in top.cards:
+            if not arrived and name in top.cards and not copy:
                 return False
         if arrived:
             return True
@@ -237,6 +240,7 @@ class PlayRules:
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
+        self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
                 continue
@@ -244,9 +248,10 @@ class PlayRules:
                 if self._landed_unseen(tr, t, card):
                     tr.pending_since = t
                 continue
-            x, y = tr.xy
-            if not zone.contains(x, y) or not self.state.tracker.at_rest(
-                tr, t, card, self.cfg.rest_s
+            if (
+                not self.landing.on_pile(tr, card)
+                or not self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                or self.landing.airborne(tr, t, card)
             ):
                 continue
             if not tr.was_outside_discard:
@@ -354,14 +359,33 @@ class PlayRules:
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
         self.state.pile_changed_t = t
+        boxes = {tr.name: tr.box for tr in group}
+        top_tr = group[-1]  # the best seen
+        sizes = sorted(
+            apparent_scale(s.box, card)
+            for s in top_tr.sightings
+            if t - s.t <= self.cfg.rest_s + 1e-9
+        )
+        scale = sizes[len(sizes) // 2] if sizes and top_tr.name == names[-1] else None
         if not self.state.pile:
-            self.state.pile.append(PileEntry(names, spots, t, [tr.id for tr in group]))
+            self.state.pile.append(
+                PileEntry(names, spots, t, [tr.id for tr in group], scale=scale, boxes=boxes)
+            )
             self.state.top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
         player = self.state.players[seat] if seat is not None else None
         self.state.pile.append(
-            PileEntry(names, spots, t, [tr.id for tr in group], player=player, inks=inks)
+            PileEntry(
+                names,
+                spots,
+                t,
+                [tr.id for tr in group],
+                player=player,
+                inks=inks,
+                scale=scale,
+                boxes=boxes,
+            )
         )
         self.state.top_seen_t = t
         self.state.below_since = None

@@ -29,6 +29,11 @@ class PileEntry:
     player: str | None = None  # who played it, as reported
     # New ink beside it when it was played, by colour (None: the picture could not tell).
     inks: dict[str, float] | None = None
+    # How big its top card looked as it came to rest (``tracks.apparent_scale``): a card
+    # held above the pile looks bigger than this.
+    scale: float | None = None
+    # Where its cards' boxes lay (by face), as they came to rest.
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
     @property
     def top(self) -> str:

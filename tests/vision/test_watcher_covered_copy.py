@@ -1,0 +1,118 @@
+"""The same face twice under a covering hand (a jump-in): the copy is first seen lying
+on the pile, where the first one lay; only where it lies tells it from the first card
+uncovered (found on the ``covering-hand`` tuning style, docs/watcher.md). Same
+made-up table as ``test_watcher.py``; the arms are scripted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Det,
+    frame_detections,
+    started,
+)
+from vision.arm_probe import ArmSighting
+from vision.watcher import Watcher
+
+
+class ArmAtPile:
+    """An arm probe that saw ``seat``'s arm at the discard pile from ``t0`` to ``t1``."""
+
+    def __init__(self, seat: int | None, t0: float, t1: float) -> None:
+        self.seat, self.t0, self.t1 = seat, t0, t1
+
+    def seat_for(self, first_t: float) -> int | None:
+        if self.seat is None or not (first_t - 2.0 <= self.t1 and self.t0 <= first_t + 0.3):
+            return None
+        return self.seat
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return []
+
+
+def lying(name: str, x: float, y: float, *, across: bool = False) -> Det:
+    """A card lying at ``(x, y)``, upright (50 x 76 px) or across (76 x 50 px)."""
+    w, h = (38, 25) if across else (25, 38)
+    return (name, 0.9, (x - w, y - h, x + w, y + h))
+
+
+def jump_in(again: Det, arm: int | None) -> list[dict[str, object]]:
+    """Ann plays a green 4; a hand covers the pile for half a second (the arm of seat
+    ``arm`` there, if any) and leaves ``again`` showing."""
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append([again])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    return out
+
+
+def test_a_copy_put_down_by_a_covering_hand_lying_otherwise_is_a_play() -> None:
+    copy = lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)
+    events = jump_in(copy, arm=PLAYERS.index("Bob"))
+    assert events[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
+    assert [e["type"] for e in events] == ["flip", "play", "play"]
+
+
+def test_the_same_card_uncovered_or_no_arm_there_is_no_play() -> None:
+    same = lying("green-4", CENTER[0] + 1, CENTER[1])  # where it lay (a hand passed over)
+    assert [e["type"] for e in jump_in(same, arm=PLAYERS.index("Bob"))] == ["flip", "play"]
+    copy = lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)
+    assert [e["type"] for e in jump_in(copy, arm=None)] == ["flip", "play"]
+
+
+def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
+    # The starter green 9, a green 5 on it, and Cy's green 9 on that; Cy's hand takes
+    # his green 9 back: the starter shows again where it lay (not a copy put down).
+    table = started("green-9")
+    table.bring(["green-5"], SEAT_EDGE["Bob"], (CENTER[0] + 12, CENTER[1] + 4))
+    table.still(20)
+    table.bring(["green-9"], SEAT_EDGE["Cy"], (CENTER[0] - 14, CENTER[1] - 10))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append(
+            [lying("green-5", CENTER[0] + 12, CENTER[1] + 4), lying("green-9", *CENTER)]
+        )
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Cy"), first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
+
+
+def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
+    # Ann's green 4, then Bob's green 7; Bob's hand takes the green 7 back and the
+    # green 4 shows again, boxed otherwise than it lay (a recogniser may box it so):
+    # the card under the top, uncovered, not a copy put down (only the top card's
+    # face is looked at for a copy).
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append([lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Bob"), first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]

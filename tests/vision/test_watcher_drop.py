@@ -1,0 +1,66 @@
+"""A card let go above the pile: still sideways before it lands, but bigger than the
+cards lying there (nearer the camera); it is played when it lies there (found on the
+``low-drop`` tuning style, docs/watcher.md). Same made-up table as ``test_watcher.py``."""
+
+from __future__ import annotations
+
+from tests.vision.test_watcher import CENTER, FPS, SEAT_EDGE, Det, feed, kinds, started
+from vision.tracks import apparent_scale
+from vision.watcher_config import WatcherConfig
+
+
+def big(name: str, x: float, y: float, scale: float) -> Det:
+    """A card's box ``scale`` times the size of one lying on the table (50 x 76 px)."""
+    return (name, 0.9, (x - 25 * scale, y - 38 * scale, x + 25 * scale, y + 38 * scale))
+
+
+def dropped(hover: int, scale: float = 1.25) -> tuple[list[tuple[float, dict[str, object]]], float]:
+    """Ann carries a red-7 high over the pile, holds it still there ``hover`` frames,
+    and lets it fall (it shrinks to its size on the table in 5 frames); the events and
+    the moment it lands."""
+    table = started("red-5")
+    sx, sy = SEAT_EDGE["Ann"]
+    for i in range(1, 13):
+        u = 1 - (1 - i / 12) ** 2
+        x, y = sx + (CENTER[0] - sx) * u, sy + (CENTER[1] - sy) * u
+        table.frames.append([*table.visible_pile(), big("red-7", x, y, scale)])
+    for _ in range(hover):
+        table.frames.append([*table.visible_pile(), big("red-7", *CENTER, scale)])
+    for k in range(1, 6):
+        f = (k / 5) ** 2
+        table.frames.append(
+            [*table.visible_pile(), big("red-7", *CENTER, scale - (scale - 1.0) * f)]
+        )
+    landed = (len(table.frames) - 1) / FPS
+    table.pile.append([("red-7", *CENTER)])
+    table.still(30)
+    return feed(table), landed
+
+
+def test_a_dropped_card_is_played_when_it_lands_not_while_it_hovers() -> None:
+    events, landed = dropped(hover=4)
+    assert kinds(events)[-1] == {"type": "play", "card": "red-7", "player": "Ann"}
+    t_play = next(t for t, e in events if e["type"] == "play")
+    assert landed - 1 / FPS <= t_play <= landed + 0.2
+
+
+def test_a_card_held_still_above_the_pile_for_long_is_played_all_the_same() -> None:
+    # A misjudged size must not keep a card from being played: no card hovers 1 s.
+    events, landed = dropped(hover=30, scale=1.4)
+    assert kinds(events)[-1] == {"type": "play", "card": "red-7", "player": "Ann"}
+    t_play = next(t for t, e in events if e["type"] == "play")
+    assert t_play < landed  # played while it still looked big: after airborne_max_s
+    assert WatcherConfig().airborne_max_s < 30 / FPS
+
+
+def test_apparent_scale_is_the_same_whatever_a_cards_angle() -> None:
+    # The upright box of a card of long side 76.8 px (short 0.64 of it) turned by a.
+    import math
+
+    long, short = 76.8, 0.64 * 76.8
+    for deg in (0, 10, 30, 45, 60, 90):
+        a = math.radians(deg)
+        w = long * math.sin(a) + short * math.cos(a)
+        h = long * math.cos(a) + short * math.sin(a)
+        assert abs(apparent_scale((0, 0, w, h), long) - 1.0) < 1e-9
+        assert abs(apparent_scale((0, 0, 1.2 * w, 1.2 * h), long) - 1.2) < 1e-9

@@ -1,0 +1,85 @@
+"""Where a card lies: on the pile's edge, still in the air, or a copy of a pile card
+put down under a covering hand (the third pass on the tuning styles, docs/watcher.md).
+
+Small questions the play rules ask (:class:`vision.watch.plays.PlayRules`); what
+they keep is the top play's size and boxes as it lies still (``PileEntry.scale``,
+``PileEntry.boxes``, :meth:`LandingRules.settle`).
+"""
+
+from __future__ import annotations
+
+from vision.tracks import Track, apparent_scale, box_overlap
+from vision.watch.state import PileEntry, WatcherState
+
+
+class LandingRules:
+    """:meth:`settle` per frame (before the plays); :meth:`on_pile`, :meth:`airborne`
+    and :meth:`covered_copy` when a card comes to rest."""
+
+    def __init__(self, state: WatcherState) -> None:
+        self.state = state
+        self.cfg = state.cfg
+
+    def on_pile(self, tr: Track, card: float) -> bool:
+        """Does ``tr`` lie on the discard pile: in its zone, or carried there and resting
+        just beyond it (an untidy pile outgrows the zone a calibration drew)?"""
+        zone = self.state.layout.discard
+        if zone.contains(*tr.xy):
+            return True
+        return tr.max_travel >= self.cfg.arrived_travel * card and zone.contains(
+            *tr.xy, margin=self.cfg.rest_margin * card
+        )
+
+    def airborne(self, tr: Track, t: float, card: float) -> bool:
+        """Is ``tr``, still over the pile, a card held or falling above it?
+
+        A card let go above the pile stops moving sideways before it lands, and is
+        then still, but bigger than the cards lying there (nearer the camera): it is
+        not at rest until it looks their size. No card hovers for long, though: still
+        for ``airborne_max_s``, it lies there (a pile card's size misjudged).
+        """
+        if not tr.was_outside_discard or not self.state.pile:
+            return False
+        ref = self.state.pile[-1].scale
+        if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
+            return False
+        return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
+
+    def covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
+        """Is ``tr``, put down by an arm with the face of the top play (``again``),
+        another copy of that face, not that card seen again?
+
+        A covering hand hides a card until it lies on the pile; when its face is the
+        top card's (the same card twice: a jump-in), only where it lies tells it from
+        that card uncovered (a hand leaving it): a card put down lies otherwise than
+        the one there before.
+        """
+        # Only the top card's face: a take-back uncovers the card under it, whose box
+        # the recogniser may draw otherwise than it did (a false copy, trained
+        # recogniser, covering-hand seed 601).
+        if again is not self.state.pile[-1]:
+            return False
+        if tr.name not in again.boxes:
+            return False
+        # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
+        near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
+        return all(
+            box_overlap(tr.box, e.boxes[c]) < self.cfg.same_box_overlap
+            for c, e in near
+            if c == tr.name and c in e.boxes
+        )
+
+    def settle(self, t: float, card: float) -> None:
+        """The top card's size as it lies still: a card played as it landed (still
+        sideways, a little above the pile) looked bigger than it lies."""
+        if not self.state.pile:
+            return
+        top = self.state.pile[-1]
+        for tr in self.state.tracks:
+            if (
+                tr.id in top.ids
+                and tr.name == top.top
+                and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            ):
+                top.scale = apparent_scale(tr.box, card)
+                top.boxes[tr.name] = tr.box
