@@ -16,10 +16,13 @@ import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import vision  # noqa: F401  (fixes the ultralytics environment before its import)
 from vision.yolo_env import MODELS_DIR
+
+if TYPE_CHECKING:
+    from vision.deck_head import DeckHead
 
 DETECTOR_ARCH = str(MODELS_DIR / "uno-det.yaml")
 CLASSIFIER_ARCH = str(MODELS_DIR / "uno-cls.yaml")
@@ -490,7 +493,7 @@ def base_models_dir(dest: Path, models: Path = MODELS_DIR) -> Path:
     return dest
 
 
-def classifier_read_out(onnx_path: Path) -> Any:
+def classifier_read_out(onnx_path: Path) -> DeckHead:
     """The last layer of an exported classifier (its ``Gemm`` on the ``embed`` output)
     as a :class:`vision.deck_head.DeckHead` naming that file, its faces in the order of
     ``classifier.json`` beside it: what a ``--head`` fit starts from
@@ -502,7 +505,6 @@ def classifier_read_out(onnx_path: Path) -> Any:
     from vision.recognition import CLASSIFIER_META, classifier_digest
 
     names = tuple(json.loads((onnx_path.parent / CLASSIFIER_META).read_text())["names"])
-
     graph = onnx.load(str(onnx_path)).graph
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     gemm = next(n for n in graph.node if n.op_type == "Gemm" and n.input[0] == "embed")
