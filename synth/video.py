@@ -41,7 +41,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from synth.render.cards import COLORS, FACES, render_card
+from synth.game_script import (  # noqa: F401  (re-exported: synth.video's names)
+    DEFAULT_PLAYERS,
+    script_game,
+    simulated_game,
+)
+from synth.oracle import OracleDetector  # noqa: F401  (re-exported)
+from synth.render.cards import render_card
 from synth.render.hands import draw_covering_hand, draw_hand
 from synth.render.table import render_table
 from synth.styles import (
@@ -58,154 +64,12 @@ from synth.styles import (
     warp_points,
 )
 from vision.calibration import TableLayout
-from vision.detections import Detections
 
 Image = npt.NDArray[np.uint8]
 Event = dict[str, Any]
 
-DEFAULT_PLAYERS: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")
 _HAND_ID = 65535
 DEMO_VERSION = "3"  # bump to re-render cached demo videos after a renderer change
-
-# ---------------------------------------------------------------------------- scripts
-
-
-def _matches(card: str, top: str, color: str) -> bool:
-    if card.startswith("wild"):
-        return True
-    c, v = card.split("-", 1)
-    tc = top.split("-", 1)
-    return c == color or (len(tc) == 2 and v == tc[1])
-
-
-def script_game(
-    rng: np.random.Generator,
-    players: Sequence[str] = DEFAULT_PLAYERS,
-    turns: int = 30,
-    *,
-    multi_prob: float = 0.0,
-    retract_prob: float = 0.05,
-) -> list[Event]:
-    """A plausible game log: legal plays under the official rules, draws, retractions.
-
-    ``multi_prob`` is the chance a turn lays two cards of one value at once (legal
-    only in the ``house`` preset); ``retract_prob`` the chance a player puts a card
-    down and takes it back (``play`` then ``undo``). The tracker's simulator makes
-    richer logs; :func:`render_video` acts out any log.
-
-    >>> log = script_game(np.random.default_rng(1), ["A", "B", "C"], turns=5)
-    >>> [e["type"] for e in log[:2]]
-    ['round', 'flip']
-    """
-    players = list(players)
-    n = len(players)
-    deck = list(FACES)
-    numbers = [f for f in FACES if f.split("-")[-1].isdigit()]
-    log: list[Event] = [{"type": "round", "players": players, "dealer": players[0]}]
-    top = str(rng.choice(numbers))
-    color = top.split("-")[0]
-    log.append({"type": "flip", "card": top})
-    turn = 1 % n
-    step = 1
-    for _ in range(turns):
-        p = players[turn]
-        if rng.random() < retract_prob:
-            wrong = str(rng.choice([f for f in numbers if _matches(f, top, color)]))
-            log.append({"type": "play", "card": wrong, "player": p})
-            log.append({"type": "undo"})
-        legal = [f for f in deck if _matches(f, top, color)]
-        if rng.random() < 0.22 or not legal:
-            log.append({"type": "draw", "player": p})
-            log.append({"type": "pass", "player": p})
-            turn = (turn + step) % n
-            continue
-        card = str(rng.choice(legal))
-        if card.startswith("wild") and rng.random() < 0.7:
-            card = str(rng.choice([f for f in legal if not f.startswith("wild")] or legal))
-        ev: Event = {"type": "play", "player": p}
-        value = card.split("-", 1)[-1]
-        twin = (
-            f"{rng.choice([c for c in COLORS if not card.startswith(c)])}-{value}"
-            if not card.startswith("wild")
-            else None
-        )
-        if twin is not None and rng.random() < multi_prob:
-            ev["cards"] = [twin, card] if rng.random() < 0.5 else [card, twin]
-            card = ev["cards"][-1]
-        else:
-            ev["card"] = card
-        log.append(ev)
-        top = card
-        if card.startswith("wild"):
-            color = str(rng.choice(COLORS))
-            log.append({"type": "color", "color": color})
-        else:
-            color = card.split("-")[0]
-        if value == "reverse" and n > 2:
-            step = -step
-        nxt = (turn + step) % n
-        if value in ("skip", "draw2") or (value == "reverse" and n == 2):
-            if value == "draw2":
-                log.append({"type": "draw", "player": players[nxt], "count": 2})
-            nxt = (nxt + step) % n
-        elif card == "wild-draw4":
-            log.append({"type": "draw", "player": players[nxt], "count": 4})
-            nxt = (nxt + step) % n
-        turn = nxt
-    return log
-
-
-def simulated_game(
-    seed: int,
-    players: int = 4,
-    rules: str = "house",
-    turns: int = 40,
-    *,
-    retract_prob: float = 0.06,
-) -> list[Event]:
-    """A legal game from the tracker's simulator, made ready to be acted out.
-
-    Every play and draw gets its ``player`` (the simulator leaves some out, as a
-    referee may: the tracker's ``turn`` fills them in), the log stops after
-    ``turns`` plays and draws, and now and then a player puts down a legal card and
-    takes it back (``play`` then ``undo``) before the real play.
-
-    >>> log = simulated_game(3, turns=6)
-    >>> log[0]["type"], all("player" in e for e in log if e["type"] in ("play", "draw"))
-    ('round', True)
-    """
-    from tracker import Game, preset
-    from tracker.simulate import simulate
-
-    rng = np.random.default_rng(seed)
-    raw = simulate(preset(rules), players=players, seed=seed, rounds=1)
-    game = Game(preset(rules))
-    out: list[Event] = []
-    actions = 0
-    for src in raw:
-        ev = {k: v for k, v in src.items() if k != "expect"}
-        typ = ev.get("type")
-        if typ == "end-round" or actions >= turns:
-            break
-        state = game.state_json() if out else {}
-        if typ in ("play", "draw", "pass") and "player" not in ev and state.get("turn"):
-            ev["player"] = state["turn"]
-        if typ == "play" and rng.random() < retract_prob and state.get("color"):
-            value = str(ev.get("card", "")).split("-")[-1]
-            others = [v for v in map(str, range(10)) if v != value]
-            fake = {"type": "play", "player": ev["player"]}
-            fake["card"] = f"{state['color']}-{rng.choice(others)}"
-            if game.apply(fake).ok:
-                out += [fake, {"type": "undo"}]
-                game.apply({"type": "undo"})
-        game.apply(ev)
-        out.append(ev)
-        if typ in ("play", "draw"):
-            actions += 1
-    return out
-
-
-# ---------------------------------------------------------------------------- clips
 
 
 def _ease_out(u: float) -> float:
@@ -964,60 +828,6 @@ def render_video(
     layout_path = out.with_name(out.name + ".layout.json")
     r.layout.save(layout_path)
     return RenderResult(out, truth_path, boxes_path, layout_path, players, fps, n_frames, truth)
-
-
-# ---------------------------------------------------------------------------- oracle
-
-
-class OracleDetector:
-    """A stand-in recogniser that reads the renderer's ground-truth boxes.
-
-    It measures the watcher apart from the model: cards at least ``min_visible``
-    uncovered are reported with their true name, with small box jitter, a few
-    dropped detections (``drop``) and a few wrong labels (``mislabel``), as a good
-    detector would. Call :meth:`seek` with the frame index before :meth:`detect`.
-    """
-
-    def __init__(
-        self,
-        boxes_path: str | Path,
-        *,
-        seed: int = 0,
-        min_visible: float = 0.4,
-        drop: float = 0.02,
-        mislabel: float = 0.01,
-        jitter_px: float = 1.0,
-    ) -> None:
-        self.frames: list[list[tuple[str, float, list[float]]]] = []
-        with Path(boxes_path).open() as f:
-            for line in f:
-                row = json.loads(line)
-                self.frames.append([(c[0], float(c[1]), c[2]) for c in row["cards"]])
-        self.rng = np.random.default_rng(seed)
-        self.min_visible = min_visible
-        self.drop = drop
-        self.mislabel = mislabel
-        self.jitter_px = jitter_px
-        self.index = 0
-
-    def seek(self, index: int) -> None:
-        self.index = index
-
-    def detect(self, frame_bgr: Image) -> Detections:
-        rows = self.frames[self.index] if 0 <= self.index < len(self.frames) else []
-        self.index += 1
-        out: list[tuple[str, float, list[float]]] = []
-        for name, vis, box in rows:
-            if vis < self.min_visible or self.rng.random() < self.drop:
-                continue
-            label = name
-            if name != "back" and self.rng.random() < self.mislabel:
-                label = str(self.rng.choice(FACES))
-            jit = self.rng.normal(0, self.jitter_px, 4)
-            # A partly covered card gets a lower confidence, as from a real detector.
-            conf = float(self.rng.uniform(0.75, 0.98)) * (0.5 + 0.5 * vis)
-            out.append((label, conf, [float(b + j) for b, j in zip(box, jit, strict=True)]))
-        return Detections.from_list(out)
 
 
 # ---------------------------------------------------------------------------- demo
