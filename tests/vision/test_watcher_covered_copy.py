@@ -14,6 +14,7 @@ from tests.vision.test_watcher import (
     PLAYERS,
     SEAT_EDGE,
     Det,
+    Table,
     frame_detections,
     started,
 )
@@ -42,6 +43,17 @@ def lying(name: str, x: float, y: float, *, across: bool = False) -> Det:
     return (name, 0.9, (x - w, y - h, x + w, y + h))
 
 
+def watch_covered(table: Table, first_covered: int, arm: int | None) -> list[dict[str, object]]:
+    """The watcher's events over ``table``'s frames, the arm of seat ``arm`` (if any)
+    seen at the pile for the half second the hand covers it from ``first_covered``."""
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    return out
+
+
 def jump_in(again: Det, arm: int | None) -> list[dict[str, object]]:
     """Ann plays a green 4; a hand covers the pile for half a second (the arm of seat
     ``arm`` there, if any) and leaves ``again`` showing."""
@@ -52,12 +64,7 @@ def jump_in(again: Det, arm: int | None) -> list[dict[str, object]]:
     table.still(15, covered=True)
     for _ in range(40):
         table.frames.append([again])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(frame_detections(frame), i / FPS)
-    return out
+    return watch_covered(table, first_covered, arm)
 
 
 def test_a_copy_put_down_by_a_covering_hand_lying_otherwise_is_a_play() -> None:
@@ -88,11 +95,7 @@ def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
         table.frames.append(
             [lying("green-5", CENTER[0] + 12, CENTER[1] + 4), lying("green-9", *CENTER)]
         )
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Cy"), first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(frame_detections(frame), i / FPS)
+    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
 
 
@@ -110,9 +113,5 @@ def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
     table.still(15, covered=True)
     for _ in range(40):
         table.frames.append([lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Bob"), first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(frame_detections(frame), i / FPS)
+    out = watch_covered(table, first_covered, PLAYERS.index("Bob"))
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
