@@ -37,6 +37,14 @@ class LiveServer:
         self.server.server_close()
 
 
+def post_event(client: FlaskClient, event: dict[str, Any]) -> dict[str, Any]:
+    """Post one event as the referee; it must be taken (200): its verdict."""
+    response = client.post("/api/events", json=event, headers=AUTH)
+    assert response.status_code == 200, response.json
+    verdict: dict[str, Any] = response.json["verdict"]
+    return verdict
+
+
 def deal(client: FlaskClient, players: list[str] | None = None, dealer: str = "Dee") -> None:
     """Start a round and flip red-7: Ann to play, red to follow."""
     events: list[dict[str, Any]] = [
@@ -44,9 +52,8 @@ def deal(client: FlaskClient, players: list[str] | None = None, dealer: str = "D
         {"type": "flip", "card": "red-7"},
     ]
     for event in events:
-        response = client.post("/api/events", json=event, headers=AUTH)
-        assert response.status_code == 200, response.json
-        assert response.json["verdict"]["ok"], response.json
+        verdict = post_event(client, event)
+        assert verdict["ok"], verdict
 
 
 class SSEClient:

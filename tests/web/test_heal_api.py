@@ -8,14 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.helpers import AUTH, PLAYERS, TOKEN, deal
+from tests.web.helpers import post_event as post
 from web import create_app
-
-
-def post(client: FlaskClient, event: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/api/events", json=event, headers=AUTH)
-    assert response.status_code == 200, response.json
-    verdict: dict[str, Any] = response.json["verdict"]
-    return verdict
 
 
 def stored(client: FlaskClient) -> list[dict[str, Any]]:

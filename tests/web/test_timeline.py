@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.helpers import AUTH, PLAYERS, TOKEN, deal
+from tests.web.helpers import post_event as post
 from uno_table.cli import main
 from web import create_app
 
@@ -25,13 +26,6 @@ def make_app(db_path: str, *, heal: bool = False) -> Flask:
 def bare(db_path: str) -> FlaskClient:
     """A client of an app with healing off: every refusal stays an alert."""
     return make_app(db_path).test_client()
-
-
-def post(client: FlaskClient, event: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/api/events", json=event, headers=AUTH)
-    assert response.status_code == 200, response.json
-    verdict: dict[str, Any] = response.json["verdict"]
-    return verdict
 
 
 def timeline(client: FlaskClient) -> list[dict[str, Any]]:
