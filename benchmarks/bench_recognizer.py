@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402, F401  (ultralytics environment first)
+from benchmarks.bench_boxes import FILTERS  # noqa: E402
 from synth.render.cards import FACES  # noqa: E402
 from synth.render.scene import SceneStyle, compose_scene, random_cards  # noqa: E402
 from vision.deck_calibration import evaluate_photos, list_photos  # noqa: E402
@@ -136,11 +137,7 @@ def boxes_per_card(rec: CardRecognizer, n: int, seed: int) -> dict[str, dict[str
     for name, style in styles.items():
         rng = np.random.default_rng(seed)
         scenes = [compose_scene(rng, size=(480, 640), style=style) for _ in range(n)]
-        for label, twins, inner in (
-            ("off", False, False),
-            ("default", True, False),
-            ("both", True, True),
-        ):
+        for label, twins, inner in FILTERS:
             rec.drop_closeup_twins, rec.drop_inner_boxes = twins, inner
             cards = extra = nothing = missed = 0
             for scene in scenes:
