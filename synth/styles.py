@@ -132,6 +132,9 @@ STYLES: dict[str, VideoStyle] = {
         VideoStyle("webcam-20fps", fps=20.0, motion_blur=0.7, noise=1.5),
         VideoStyle("scattered-pile", pile_offset=2.5, pile_angle=2.0),
         VideoStyle("low-drop", entry="drop", motion_blur=0.4, drop_scale=1.2),
+        # A camera that sees past the table's edge with a hand covering the card (2 December
+        # 2026, third session): arms come in over the floor, from the frame's edge.
+        VideoStyle("covering-high-camera", hold="cover", camera_height=1.2, tilt_deg=22.0),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -170,6 +173,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "webcam-20fps",
     "scattered-pile",
     "low-drop",
+    "covering-high-camera",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last

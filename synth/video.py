@@ -69,7 +69,33 @@ Image = npt.NDArray[np.uint8]
 Event = dict[str, Any]
 
 _HAND_ID = 65535
-DEMO_VERSION = "3"  # bump to re-render cached demo videos after a renderer change
+_CANVAS_MARGIN_PX = 8  # canvas past the camera's view: the shake, and no edge in sight
+DEMO_VERSION = "4"  # bump to re-render cached demo videos after a renderer change
+
+
+def _ray_to_edge(
+    start: tuple[float, float], d: tuple[float, float], poly: npt.NDArray[np.float64]
+) -> float:
+    """How far from ``start`` (inside the convex ``poly``) along ``d`` its edge lies.
+
+    >>> square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
+    >>> _ray_to_edge((5.0, 5.0), (1.0, 0.0), square)
+    5.0
+    """
+    best = math.inf
+    for k in range(len(poly)):
+        (ax, ay), (bx, by) = poly[k], poly[(k + 1) % len(poly)]
+        ex, ey = bx - ax, by - ay
+        den = d[0] * ey - d[1] * ex
+        if abs(den) < 1e-12:
+            continue  # the ray runs along this edge
+        t = ((ax - start[0]) * ey - (ay - start[1]) * ex) / den
+        u = ((ax - start[0]) * d[1] - (ay - start[1]) * d[0]) / den
+        if t > 0 and -1e-9 <= u <= 1 + 1e-9:
+            best = min(best, t)
+    if best == math.inf:
+        raise ValueError("the point is not inside the polygon")
+    return float(best)
 
 
 def _ease_out(u: float) -> float:
@@ -231,8 +257,21 @@ class _Renderer:
         if st.noise != 1.0:
             self.noise = [np.round(n * st.noise).astype(np.int16) for n in self.noise]
         self.camera = camera_homography(st, width, height)
+        # What the camera sees of the table's plane, and the canvas painted on: the
+        # frame itself for the house camera; for a camera that sees past the table's
+        # edge, a larger canvas (the floor around the table) so that arms and cards
+        # coming in are seen over the floor too, up to the frame's edge.
+        self.view = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+        self.origin = (0, 0)  # the table's top-left corner on the canvas
+        self.canvas_wh = (width, height)
+        self._view_mask: npt.NDArray[np.bool_] | None = None
         if self.camera is not None:
             self.layout = warp_layout(self.layout, self.camera)
+            self.view = warp_points(np.linalg.inv(self.camera), self.view)
+            lo = np.floor(np.minimum(self.view.min(axis=0), 0)) - _CANVAS_MARGIN_PX
+            hi = np.ceil(np.maximum(self.view.max(axis=0), (width, height))) + _CANVAS_MARGIN_PX
+            self.origin = (int(-lo[0]), int(-lo[1]))
+            self.canvas_wh = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
         spread = st.player_speed_spread
         self.speeds = [
             float(math.exp(self.style_rng.normal(0, spread))) if spread > 0 else 1.0
@@ -245,19 +284,23 @@ class _Renderer:
         return (math.sin(b), -math.cos(b))
 
     def seat_point(self, seat: int, outside: float, lateral: float = 0.0) -> tuple[float, float]:
-        """A point on the way to ``seat``: ``outside`` card lengths past the frame edge."""
+        """A point on the way to ``seat``: ``outside`` card lengths past what the camera sees."""
         dx, dy = self.seat_dir(seat)
         cx, cy = self.center
-        ts = []
-        if dx > 1e-9:
-            ts.append((self.w - cx) / dx)
-        if dx < -1e-9:
-            ts.append(-cx / dx)
-        if dy > 1e-9:
-            ts.append((self.h - cy) / dy)
-        if dy < -1e-9:
-            ts.append(-cy / dy)
-        t = min(ts) + outside * self.card_px
+        if self.camera is None:  # the frame's edge
+            ts = []
+            if dx > 1e-9:
+                ts.append((self.w - cx) / dx)
+            if dx < -1e-9:
+                ts.append(-cx / dx)
+            if dy > 1e-9:
+                ts.append((self.h - cy) / dy)
+            if dy < -1e-9:
+                ts.append(-cy / dy)
+            edge = min(ts)
+        else:
+            edge = _ray_to_edge((cx, cy), (dx, dy), self.view)
+        t = edge + outside * self.card_px
         return (
             cx + dx * t - dy * lateral * self.card_px,
             cy + dy * t + dx * lateral * self.card_px,
@@ -287,9 +330,11 @@ class _Renderer:
         img = self.face(name)
         h, w = img.shape[:2]
         scale = mv.scale if mv is not None else 1.0
+        ox, oy = self.origin
+        cw, ch = self.canvas_wh
         m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
-        m[0, 2] += xy[0] - w / 2
-        m[1, 2] += xy[1] - h / 2
+        m[0, 2] += xy[0] - w / 2 + ox
+        m[1, 2] += xy[1] - h / 2 + oy
         quad = (
             np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ m[:, :2].T + m[:, 2]
         ).astype(np.float32)
@@ -297,11 +342,12 @@ class _Renderer:
         pad = math.ceil(math.hypot(*mv.blur) / 2 + 2 * mv.soft) if mv and blurred else 0
         x0 = max(0, math.floor(float(quad[:, 0].min())) - 1 - pad)
         y0 = max(0, math.floor(float(quad[:, 1].min())) - 1 - pad)
-        x1 = min(self.w, math.ceil(float(quad[:, 0].max())) + 2 + pad)
-        y1 = min(self.h, math.ceil(float(quad[:, 1].max())) + 2 + pad)
+        x1 = min(cw, math.ceil(float(quad[:, 0].max())) + 2 + pad)
+        y1 = min(ch, math.ceil(float(quad[:, 1].max())) + 2 + pad)
+        on_table = quad - np.array([ox, oy], np.float32) if ox or oy else quad
         if x1 <= x0 or y1 <= y0:
             self.areas[obj] = max(1, w * h)
-            return quad
+            return on_table
         m[0, 2] -= x0
         m[1, 2] -= y0
         warped = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
@@ -315,13 +361,30 @@ class _Renderer:
         self.areas[obj] = (
             round(w * h * 0.97 * scale * scale) if scale != 1.0 else round(w * h * 0.97)
         )
-        return quad
+        return on_table
+
+    def view_mask(self) -> npt.NDArray[np.bool_]:
+        """The canvas pixels the camera sees (without its shake)."""
+        if self._view_mask is None:
+            cw, ch = self.canvas_wh
+            mask = np.zeros((ch, cw), np.uint8)
+            poly = self.view + np.array(self.origin, np.float64)
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+            self._view_mask = mask.astype(bool)
+        return self._view_mask
 
     def static_layer(self) -> tuple[Image, npt.NDArray[np.uint16], list[tuple[int, str, Any]]]:
         """Table, draw pile and settled discard pile (re-made when the pile changes)."""
         if self._static is None:
-            canvas = self.table.copy()
-            idmap = np.zeros((self.h, self.w), np.uint16)
+            cw, ch = self.canvas_wh
+            if (cw, ch) == (self.w, self.h):
+                canvas = self.table.copy()
+            else:  # the floor around the table
+                canvas = np.empty((ch, cw, 3), np.uint8)
+                canvas[:] = FLOOR_BGR
+                ox, oy = self.origin
+                canvas[oy : oy + self.h, ox : ox + self.w] = self.table
+            idmap = np.zeros((ch, cw), np.uint16)
             objs: list[tuple[int, str, Any]] = []
             # The draw pile: a few backs, slightly offset; only the top one is a "card".
             for k in range(3):
@@ -345,11 +408,13 @@ class _Renderer:
         """Paint the arm and hand, on the region it can cover only (full frames are slow)."""
         tip, start, seed = hand
         fw = self.card_px * 0.13
-        # Where the arm enters the frame: clip the segment tip -> start to the frame.
-        sx, sy = start
-        tx, ty = tip
+        ox, oy = self.origin
+        cw, ch = self.canvas_wh
+        # Where the arm enters the canvas: clip the segment tip -> start to it.
+        sx, sy = start[0] + ox, start[1] + oy
+        tx, ty = tip[0] + ox, tip[1] + oy
         u = 1.0
-        for lo, hi, a, b in ((0.0, self.w - 1.0, tx, sx), (0.0, self.h - 1.0, ty, sy)):
+        for lo, hi, a, b in ((0.0, cw - 1.0, tx, sx), (0.0, ch - 1.0, ty, sy)):
             if b < lo and a != b:
                 u = min(u, (lo - a) / (b - a))
             if b > hi and a != b:
@@ -358,8 +423,8 @@ class _Renderer:
         pad = 7.0 * fw
         x0 = max(0, int(min(tx, ex) - pad))
         y0 = max(0, int(min(ty, ey) - pad))
-        x1 = min(self.w, int(max(tx, ex) + pad) + 1)
-        y1 = min(self.h, int(max(ty, ey) + pad) + 1)
+        x1 = min(cw, int(max(tx, ex) + pad) + 1)
+        y1 = min(ch, int(max(ty, ey) + pad) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         roi = canvas[y0:y1, x0:x1]
@@ -373,10 +438,13 @@ class _Renderer:
         w = self.card_w * (1.0 + 0.55 * (cover.cards - 1))
         # Paint only around the hand and the arm's way out of the frame (full frames are slow).
         pad = 1.5 * self.card_px + w
-        (cx, cy), (ax, ay) = cover.xy, cover.arm
+        ox, oy = self.origin
+        cw, ch = self.canvas_wh
+        cx, cy = cover.xy[0] + ox, cover.xy[1] + oy
+        ax, ay = cover.arm[0] + ox, cover.arm[1] + oy
         x0, y0 = max(0, int(min(cx - pad, ax))), max(0, int(min(cy - pad, ay)))
-        x1 = min(self.w, int(max(cx + pad, ax)) + 1)
-        y1 = min(self.h, int(max(cy + pad, ay)) + 1)
+        x1 = min(cw, int(max(cx + pad, ax)) + 1)
+        y1 = min(ch, int(max(cy + pad, ay)) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         roi = canvas[y0:y1, x0:x1]
@@ -414,7 +482,10 @@ class _Renderer:
             self.cover_hand(canvas, idmap, hand)
         elif hand is not None:
             self.hand(canvas, idmap, hand)
-        counts = np.bincount(idmap.ravel(), minlength=_HAND_ID + 1)
+        if self.camera is None:
+            counts = np.bincount(idmap.ravel(), minlength=_HAND_ID + 1)
+        else:  # what lies in the camera's view only
+            counts = np.bincount(idmap[self.view_mask()], minlength=_HAND_ID + 1)
         # Lighting (a lamp, clouds) and camera shake, then sensor noise.
         lut = np.empty((256, 1, 3), np.uint8)
         ramp = np.arange(256, dtype=np.float32)
@@ -425,9 +496,11 @@ class _Renderer:
         view = None  # the camera of a style that moves it, with the shake
         if self.camera is not None:
             view = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], np.float64) @ self.camera
+            ox, oy = self.origin
+            from_canvas = view @ np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
             img = cv2.warpPerspective(
                 np.asarray(img),
-                view,
+                from_canvas,
                 (self.w, self.h),
                 borderMode=cv2.BORDER_CONSTANT,
                 borderValue=FLOOR_BGR,

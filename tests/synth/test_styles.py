@@ -24,6 +24,7 @@ from synth.styles import (
 from synth.video import RenderResult, render_video, simulated_game
 from uno_table.cli import main
 from vision.calibration import TableLayout
+from vision.hands import ArmWatch
 from vision.source import read_video
 
 # The house look, seed 7, game below: its decoded frames and files, rendered by the
@@ -108,6 +109,7 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "pile_angle",
         },
         "covering-tilted-noisy": {"hold", "camera_height", "tilt_deg", "noise"},
+        "covering-high-camera": {"hold", "camera_height", "tilt_deg"},
     }
     # Each new tuning style stands for a held-out one's phenomenon with other values.
     for tuning, held_out in (
@@ -310,3 +312,24 @@ def test_new_held_out_cameras_keep_the_played_cards_in_their_discard_zone(
                 if c[0] == ev["card"] and c[1] >= 0.95
             )
             assert lt.discard.contains((x1 + x2) / 2, (y1 + y2) / 2, margin=lt.card_px / 2)
+
+
+@pytest.mark.slow
+def test_a_camera_that_sees_past_the_table_shows_arms_over_the_floor_to_the_frame_edge(
+    videos: dict[str, RenderResult],
+) -> None:
+    res = videos["covering-high-camera"]
+    first = next(iter(read_video(res.path))).image
+    assert np.abs(first[3, 3].astype(int) - FLOOR_BGR).max() < 25  # the floor is in view
+    # Each covered card's arm comes in from the frame's edge on its player's side, so
+    # the arm watch (which wants an arm crossing the frame's edge) names its seat. Before
+    # the floor was painted round the table, arms stopped at the table's edge: no seat.
+    layout = TableLayout.load(res.layout_path)
+    arms = ArmWatch(layout)
+    for frame in read_video(res.path):
+        arms.update(frame.image, frame.t)
+    plays = _plays(res)
+    assert len(plays) >= 2
+    assert [arms.seat_between(e["t"] - 2.0, e["t"] + 0.3) for e in plays] == [
+        res.players.index(e["player"]) for e in plays
+    ]
