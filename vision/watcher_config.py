@@ -76,6 +76,8 @@ class WatcherConfig:
     hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it) ...
     same_box_overlap: float = 0.8  # ... seen again with a box overlapping its old one less
     # (intersection over union) lies otherwise: a copy put on it, when an arm was there
+    deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
+    # card's too; never the one just under the top, which a take-back uncovers)
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone
     # is on the pile (an untidy pile outgrows the zone; at most off_pile_margin, beyond
     # which a card of the top play counts as carried off)

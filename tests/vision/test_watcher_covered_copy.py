@@ -102,8 +102,8 @@ def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
 def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
     # Ann's green 4, then Bob's green 7; Bob's hand takes the green 7 back and the
     # green 4 shows again, boxed otherwise than it lay (a recogniser may box it so):
-    # the card under the top, uncovered, not a copy put down (only the top card's
-    # face is looked at for a copy).
+    # the card under the top, uncovered, not a copy put down (the face of the card
+    # just under the top is never taken for a copy).
     table = started("green-5")
     table.bring(["green-4"], SEAT_EDGE["Ann"])
     table.still(20)
@@ -115,3 +115,27 @@ def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
         table.frames.append([lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)])
     out = watch_covered(table, first_covered, PLAYERS.index("Bob"))
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
+
+
+def test_a_copy_of_a_card_lying_deeper_put_down_by_a_covering_hand_is_a_play() -> None:
+    # Ann's green 4, Bob's green 7, Cy's green 2 on it; Dee's hand puts a second green
+    # 4 on the pile and leaves it lying otherwise than the first: no take-back uncovers
+    # a card three deep while the two on it stay (covering-hand seed 601 at 11.1 s).
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
+    table.still(20)
+    table.bring(["green-2"], SEAT_EDGE["Cy"], (CENTER[0] - 6, CENTER[1] + 3))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append([lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)])
+    out = watch_covered(table, first_covered, PLAYERS.index("Dee"))
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}
+    # No arm there: the first green 4 seen again (the cards on it pushed aside).
+    assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip"] + [
+        "play"
+    ] * 3

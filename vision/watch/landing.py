@@ -54,10 +54,14 @@ class LandingRules:
         that card uncovered (a hand leaving it): a card put down lies otherwise than
         the one there before.
         """
-        # Only the top card's face: a take-back uncovers the card under it, whose box
-        # the recogniser may draw otherwise than it did (a false copy, trained
-        # recogniser, covering-hand seed 601).
-        if again is not self.state.pile[-1]:
+        # Not the face of the card just under the top: a take-back uncovers that one,
+        # and the recogniser may draw its box otherwise than it did (a false copy,
+        # trained recogniser, covering-hand seed 601). The top card's face, or one
+        # lying deeper (no take-back uncovers it while the cards on it stay: a copy
+        # put on the pile, covering-hand seed 601 at 11.1 s).
+        pile = self.state.pile
+        depth = len(pile) - next(i for i, e in enumerate(pile) if e is again)
+        if depth != 1 and depth < self.cfg.deep_copy_depth:
             return False
         if tr.name not in again.boxes:
             return False
