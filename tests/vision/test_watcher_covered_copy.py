@@ -136,6 +136,4 @@ def test_a_copy_of_a_card_lying_deeper_put_down_by_a_covering_hand_is_a_play() -
     assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
     assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}
     # No arm there: the first green 4 seen again (the cards on it pushed aside).
-    assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip"] + [
-        "play"
-    ] * 3
+    assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip"] + ["play"] * 3
