@@ -31,7 +31,8 @@ class ArmSighting:
     pixels); ``seat`` is the seat whose side ``entry`` is on; ``pile`` the pile its
     tip is nearest to (among those it reaches); ``at_discard`` whether the tip
     reaches the discard pile at all (an arm drawing may pass near it); ``to_draw``
-    how far the tip is from the draw pile's centre, in card lengths.
+    how far the tip is from the draw pile's centre, in card lengths, ``to_discard``
+    from the discard pile's.
     """
 
     t: float
@@ -41,6 +42,7 @@ class ArmSighting:
     pile: str = DISCARD
     at_discard: bool = True
     to_draw: float = math.inf  # how far its tip is from the draw pile's centre, in card lengths
+    to_discard: float = math.inf  # ... and from the discard pile's
 
 
 class ArmProbe(Protocol):

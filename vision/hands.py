@@ -182,7 +182,11 @@ class ArmWatch:
             pile = DRAW if at_draw and (to_draw < to_discard or not at_discard) else DISCARD
             entry = (float(ex) * to_layout, float(ey) * to_layout)
             seat = self.layout.seat_for_bearing(self.layout.bearing(*entry))
-            found.append(ArmSighting(t, seat, entry, tip, pile, at_discard, to_draw / card))
+            found.append(
+                ArmSighting(
+                    t, seat, entry, tip, pile, at_discard, to_draw / card, to_discard / card
+                )
+            )
         self.sightings.extend(found)
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()

@@ -30,13 +30,21 @@ class ScriptedArms:
         self.seen: list[ArmSighting] = []
         self.now = -1.0
 
-    def at(self, frames: range, player: str, pile: str) -> None:
-        """``player``'s arm reaches ``pile`` in these frames."""
+    def at(self, frames: range, player: str, pile: str, to_discard: float | None = None) -> None:
+        """``player``'s arm reaches ``pile`` in these frames (its far end ``to_discard``
+        card lengths from the discard pile's centre, if given)."""
         for i in frames:
             near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
             self.seen.append(
                 ArmSighting(
-                    i / FPS, SEATS[player], (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near
+                    i / FPS,
+                    SEATS[player],
+                    (0.0, 0.0),
+                    (0.0, 0.0),
+                    pile,
+                    pile == DISCARD,
+                    near,
+                    2.0 - near if to_discard is None else to_discard,
                 )
             )
 
@@ -95,6 +103,24 @@ def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
     arms.at(range(start + 40, start + 42), "Dee", DRAW)  # passing by
     arms.at(range(start + 42, start + 60), "Dee", DISCARD)
     assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_s_edge_draws() -> None:
+    # Bob's arm takes a card from the draw pile and, going back, its far end passes
+    # 1.3 card lengths from the discard pile's centre (nearer it than the draw pile,
+    # not at it: covering-hand seed 604, seat 1). A hand putting a card down comes
+    # nearer (its card lies there).
+    table = begun()
+    start = len(table.frames)
+    table.still(80)
+    arms = ScriptedArms()
+    arms.at(range(start, start + 10), "Bob", DRAW)
+    arms.at(range(start + 10, start + 25), "Bob", DISCARD, to_discard=1.3)
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+    on = ScriptedArms()
+    on.at(range(start, start + 10), "Bob", DRAW)
+    on.at(range(start + 10, start + 25), "Bob", DISCARD, to_discard=0.7)
+    assert [e["type"] for e in feed(table, on)] == ["flip"]
 
 
 def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing() -> None:

@@ -32,7 +32,7 @@ draw the card rules saw (a face-down card leaving the pile,
 ...     def sightings_since(self, t): return [s for s in self.seen if s.t >= t]
 >>> def at(t, seat, pile):  # to_draw: 0.3 card lengths at the draw pile, else 1.7
 ...     near = 0.3 if pile == DRAW else 1.7
-...     return ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near)
+...     return ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near, 2.0 - near)
 >>> arms = Arms([at(i / 30, 3, DRAW) for i in range(12)])     # seat 3 at the draw pile
 >>> rules = ArmDrawRules(WatcherConfig())
 >>> rules.step(arms, 0.4, []), rules.step(arms, 0.7, [])
@@ -75,6 +75,9 @@ class ArmVisit:
     discard_after_draw: int = 0
     #: When its far end was last at the discard pile.
     discard_t1: float = -math.inf
+    #: At the discard pile means: its far end nearest to it of the piles, and this near
+    #: its centre (card lengths; ``WatcherConfig.arm_draw_play_near``).
+    play_near: float = math.inf
     #: How long before its first frame at the draw pile this seat's arm was last at
     #: the discard pile in an earlier visit (an arm going back from a play, seen
     #: again as it passes the draw pile).
@@ -82,11 +85,12 @@ class ArmVisit:
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
+        at_discard = s.pile == DISCARD and s.to_discard <= self.play_near
         if self.draw_looks:
             self.after_draw += 1
-            if s.pile == DISCARD:
+            if at_discard:
                 self.discard_after_draw += 1
-        if s.pile == DISCARD:
+        if at_discard:
             self.discard_t1 = s.t
         self.to_draw = min(self.to_draw, s.to_draw)
         if s.pile == DRAW:
@@ -135,7 +139,9 @@ class ArmDrawRules:
                     seats.append(visit.seat)
                 visit = None
             if visit is None:
-                visit = self._open[s.seat] = ArmVisit(s.seat, s.t, s.t)
+                visit = self._open[s.seat] = ArmVisit(
+                    s.seat, s.t, s.t, play_near=self.cfg.arm_draw_play_near
+                )
                 visit.before_start = not started
             if s.pile == DRAW and not visit.draw_looks:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
