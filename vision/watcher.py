@@ -213,6 +213,7 @@ class Watcher:
         """A new round: the discard pile starts empty (its first card is a ``flip``)."""
         st = self.state
         st.pile.clear()
+        st.dealer = None
         st.backs_landed.clear()
         st.lost_arrivals.clear()
         for tr in st.tracks:
@@ -276,6 +277,8 @@ class Watcher:
                 # Its arm was at the discard pile, seen or not: going back is no draw.
                 who = ev.get("player")
                 seat = st.players.index(who) if isinstance(who, str) and who in st.players else None
+                if ev["type"] == "flip":
+                    seat = st.dealer
                 self.draws.arm_draws.played(seat, t)
         events += plays
         retraction = self.takebacks.step(t, card)

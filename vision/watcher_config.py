@@ -142,6 +142,8 @@ class WatcherConfig:
     arm_draw_discard_share: float = 0.2  # ... and then at the discard pile in at most this share
     arm_draw_play_near: float = 1.0  # at the discard pile: the arm's far end this near its centre
     # (an arm going back from the draw pile may pass nearer the discard pile than the draw pile)
+    arm_draw_play_reach: float = 0.95  # ... and, after the draw pile, at least this share as long
+    # as there (an arm going on to the discard pile reaches as far; one going back is shorter)
     arm_draw_after_discard_s: float = 1.0  # ... and it was not at the discard pile this recently
     arm_draw_card_s: float = 0.5  # a card seen drawn this near a visit's time: that visit's card
 

@@ -29,10 +29,22 @@ class ScriptedArms:
     def __init__(self) -> None:
         self.seen: list[ArmSighting] = []
         self.now = -1.0
+        #: The seat of the arm at the discard pile for a card first seen before
+        #: ``dealer_until`` (the starter's), if any.
+        self.dealer: int | None = None
+        self.dealer_until = 0.5
 
-    def at(self, frames: range, player: str, pile: str, to_discard: float | None = None) -> None:
+    def at(
+        self,
+        frames: range,
+        player: str,
+        pile: str,
+        to_discard: float | None = None,
+        length: float = 0.0,
+    ) -> None:
         """``player``'s arm reaches ``pile`` in these frames (its far end ``to_discard``
-        card lengths from the discard pile's centre, if given)."""
+        card lengths from the discard pile's centre, if given; ``length`` pixels long
+        from the frame's edge)."""
         for i in frames:
             near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
             self.seen.append(
@@ -40,7 +52,7 @@ class ScriptedArms:
                     i / FPS,
                     SEATS[player],
                     (0.0, 0.0),
-                    (0.0, 0.0),
+                    (0.0, length),
                     pile,
                     pile == DISCARD,
                     near,
@@ -49,7 +61,7 @@ class ScriptedArms:
             )
 
     def seat_for(self, first_t: float) -> int | None:
-        return None
+        return self.dealer if first_t < self.dealer_until else None
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         return [s for s in self.seen if t <= s.t <= self.now]
@@ -120,6 +132,23 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_s_edge_draws
     on = ScriptedArms()
     on.at(range(start, start + 10), "Bob", DRAW)
     on.at(range(start + 10, start + 25), "Bob", DISCARD, to_discard=0.7)
+    assert [e["type"] for e in feed(table, on)] == ["flip"]
+
+
+def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_draws() -> None:
+    # Ann's arm takes a card from the draw pile and goes back to her seat right over
+    # the discard pile (covering-hand seeds 603 and 606, seat 0): shorter than it was
+    # at the draw pile. An arm going on to the discard pile reaches as far or further.
+    table = begun()
+    start = len(table.frames)
+    table.still(80)
+    back = ScriptedArms()
+    back.at(range(start, start + 10), "Ann", DRAW, length=300.0)
+    back.at(range(start + 10, start + 25), "Ann", DISCARD, to_discard=0.5, length=240.0)
+    assert feed(table, back)[1:] == [{"type": "draw", "player": "Ann"}]
+    on = ScriptedArms()
+    on.at(range(start, start + 10), "Ann", DRAW, length=300.0)
+    on.at(range(start + 10, start + 25), "Ann", DISCARD, to_discard=0.5, length=300.0)
     assert [e["type"] for e in feed(table, on)] == ["flip"]
 
 
@@ -202,6 +231,26 @@ def test_no_draw_before_the_starter_is_turned_up() -> None:
     arms = ScriptedArms()
     arms.at(range(5, 20), "Ann", DRAW)
     assert feed(table, arms) == []
+
+
+def test_a_draw_just_after_the_flip_is_a_draw_when_the_dealer_is_known() -> None:
+    # Ann turns up the starter (her arm seen at the pile as it shows); Bob draws 0.8 s
+    # after the flip is reported (covering-hand seed 603): his arm is not the dealer's.
+    table = Table()
+    table.still(5)
+    start = len(table.frames)
+    table.still(70, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    for dealer, bob in ((0, ["draw"]), (None, [])):
+        arms = ScriptedArms()
+        arms.dealer = dealer  # the seat the arm probe gives for the starter
+        arms.at(range(start + 35, start + 47), "Bob", DRAW)
+        events = feed(table, arms)
+        assert [e["type"] for e in events] == ["flip", *bob], dealer
+    # The dealer's own arm, as soon, is still the dealer's.
+    arms = ScriptedArms()
+    arms.dealer = 0
+    arms.at(range(start + 35, start + 47), "Ann", DRAW)
+    assert [e["type"] for e in feed(table, arms)] == ["flip"]
 
 
 def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:

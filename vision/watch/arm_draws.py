@@ -76,8 +76,14 @@ class ArmVisit:
     #: When its far end was last at the discard pile.
     discard_t1: float = -math.inf
     #: At the discard pile means: its far end nearest to it of the piles, and this near
-    #: its centre (card lengths; ``WatcherConfig.arm_draw_play_near``).
+    #: its centre (card lengths; ``WatcherConfig.arm_draw_play_near``) ...
     play_near: float = math.inf
+    #: ... and, after the draw pile, the arm as long as this share of its longest there
+    #: (``WatcherConfig.arm_draw_play_reach``): an arm going back is shorter.
+    play_reach: float = 0.0
+    #: The arm's longest at the draw pile: from where it crosses the frame's edge to its
+    #: far end, in pixels.
+    draw_reach: float = 0.0
     #: How long before its first frame at the draw pile this seat's arm was last at
     #: the discard pile in an earlier visit (an arm going back from a play, seen
     #: again as it passes the draw pile).
@@ -85,7 +91,12 @@ class ArmVisit:
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
-        at_discard = s.pile == DISCARD and s.to_discard <= self.play_near
+        # At the discard pile, and not an arm going back from the draw pile over it.
+        at_discard = (
+            s.pile == DISCARD
+            and s.to_discard <= self.play_near
+            and math.dist(s.entry, s.tip) >= self.play_reach * self.draw_reach
+        )
         if self.draw_looks:
             self.after_draw += 1
             if at_discard:
@@ -94,6 +105,7 @@ class ArmVisit:
             self.discard_t1 = s.t
         self.to_draw = min(self.to_draw, s.to_draw)
         if s.pile == DRAW:
+            self.draw_reach = max(self.draw_reach, math.dist(s.entry, s.tip))
             self.draw_t0 = min(self.draw_t0, s.t)
             self.draw_t1 = s.t
             self.draw_looks += 1
@@ -122,11 +134,18 @@ class ArmDrawRules:
         self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
 
     def step(
-        self, arms: ArmProbe, t: float, card_draws: Sequence[CardDraw], started: bool = True
+        self,
+        arms: ArmProbe,
+        t: float,
+        card_draws: Sequence[CardDraw],
+        started: bool = True,
+        dealer: int | None = None,
     ) -> list[int]:
         """Read the arms seen since the last step; the seats of the visits that ended
         as draws now. ``card_draws`` are the card rules' draws of the last while;
-        ``started``: the round's first card is on the discard pile."""
+        ``started``: the round's first card has lain on the discard pile a while;
+        ``dealer``: the seat that turned it up, if known (until ``started``, only its
+        arm's visits are taken for the dealer's; with no dealer known, every arm's)."""
         seats: list[int] = []
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
@@ -140,9 +159,13 @@ class ArmDrawRules:
                 visit = None
             if visit is None:
                 visit = self._open[s.seat] = ArmVisit(
-                    s.seat, s.t, s.t, play_near=self.cfg.arm_draw_play_near
+                    s.seat,
+                    s.t,
+                    s.t,
+                    play_near=self.cfg.arm_draw_play_near,
+                    play_reach=self.cfg.arm_draw_play_reach,
                 )
-                visit.before_start = not started
+                visit.before_start = not started and dealer in (None, s.seat)
             if s.pile == DRAW and not visit.draw_looks:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)

@@ -74,7 +74,9 @@ class DrawRules:
         # it lies on the discard pile: no draw until a while after the flip.
         pile = self.state.pile
         started = bool(pile) and t - pile[0].t >= self.cfg.arm_draw_after_discard_s
-        seats = self.arm_draws.step(self.state.arms, t, recent, started=started)
+        seats = self.arm_draws.step(
+            self.state.arms, t, recent, started=started, dealer=self.state.dealer
+        )
         return [{"type": "draw", "player": self.state.players[s]} for s in seats]
 
     def _second_box(self, tr: Track, card: float) -> bool:

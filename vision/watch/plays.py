@@ -371,6 +371,7 @@ class PlayRules:
             self.state.pile.append(
                 PileEntry(names, spots, t, [tr.id for tr in group], scale=scale, boxes=boxes)
             )
+            self.state.dealer = seat
             self.state.top_seen_t = t
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev

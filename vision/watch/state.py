@@ -67,6 +67,9 @@ class WatcherState:
         self.arms: ArmProbe | None = None
         #: The plays on the discard pile, bottom first.
         self.pile: list[PileEntry] = []
+        #: The seat whose arm (or card's way in) turned up the round's first card, if
+        #: known: the dealer, whose arm alone may come from the draw pile before then.
+        self.dealer: int | None = None
         #: The faces seen lately (with their track; weak ones, untracked, too): the
         #: lower cards of a fan show little.
         self.looks: deque[tuple[float, list[tuple[Detection, Track | None]]]] = deque()
