@@ -99,6 +99,23 @@ def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
 
 
+def test_a_copy_of_the_card_under_the_top_put_down_by_another_hand_is_a_play() -> None:
+    # Ann's green 4, then Bob's green 7; Cy's hand (not Bob's, who would be taking his
+    # green 7 back) puts a second green 4 on them (covering-hand seed 604).
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for _ in range(40):
+        table.frames.append([lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)])
+    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Cy"}
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
+
+
 def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
     # Ann's green 4, then Bob's green 7; Bob's hand takes the green 7 back and the
     # green 4 shows again, boxed otherwise than it lay (a recogniser may box it so):

@@ -61,7 +61,7 @@ class LandingRules:
         # put on the pile, covering-hand seed 601 at 11.1 s).
         pile = self.state.pile
         depth = len(pile) - next(i for i, e in enumerate(pile) if e is again)
-        if depth != 1 and depth < self.cfg.deep_copy_depth:
+        if depth != 1 and depth < self.cfg.deep_copy_depth and not self._other_hand(tr):
             return False
         if tr.name not in again.boxes:
             return False
@@ -72,6 +72,19 @@ class LandingRules:
             for c, e in near
             if c == tr.name and c in e.boxes
         )
+
+    def _other_hand(self, tr: Track) -> bool:
+        """Did the arm of another seat than the top play's player put ``tr`` down?
+
+        A take-back is made by the hand that played the top card; a card of the face
+        under it put down by another seat's hand is a copy (covering-hand seed 604: a
+        green 9 on the green 5 on the starter green 9).
+        """
+        top = self.state.pile[-1]
+        if self.state.arms is None or top.player not in self.state.players:
+            return False
+        seat = self.state.arms.seat_for(tr.first_t)
+        return seat is not None and seat != self.state.players.index(top.player)
 
     def settle(self, t: float, card: float) -> None:
         """The top card's size as it lies still: a card played as it landed (still
