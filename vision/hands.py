@@ -4,8 +4,11 @@ When a hand covers the card it carries, the card is first seen lying on the pile
 its way in says nothing of who played it. The arm does: it crosses the edge of the
 picture on the player's side. :class:`ArmWatch` keeps, per frame, the things that
 changed against the still table (motion segmentation on a small copy of the
-frame), keeps those that cross the frame's edge and reach near the discard pile,
-and remembers from which side they came in and which pile they reached. The
+frame; changes thinner than ``thin_px`` dropped, such as the table's edge flickering
+against the floor as the camera shakes), keeps those that cross the frame's edge
+(or, not seen to it, run ``span`` card lengths or more: an arm lost over a floor of
+its colour) and reach near the discard pile, and remembers from which side they
+came in and which pile they reached. The
 watcher asks it through :class:`vision.arm_probe.ArmProbe`: its seat rules for the
 seat of a play whose card's own way in tells nothing (:meth:`ArmWatch.seat_for`),
 its draw rules for a draw whose card was never seen (an arm at the draw pile going
@@ -55,9 +58,16 @@ class ArmConfig:
     diff: int = 20  # a pixel changed: this much brighter or darker in a channel
     settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
     join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
+    #: Changes still thinner than this once joined (pixels of the small copy) are
+    #: dropped: the table's edge flickering against the floor as the camera shakes.
+    thin_px: int = 3
     relight_share: float = 0.5  # this share of the frame changed at once: the light, not an arm
     min_area: float = 0.08  # an arm covers at least this many card faces
     reach: float = 1.6  # its far end comes within this of the discard pile's centre
+    #: An arm need not cross the frame's edge where it crosses the floor unseen (a dark
+    #: arm on a dark floor past the table's edge): one this long from its far end
+    #: (card lengths) is an arm too, come from its other end.
+    span: float = 2.5
     draw_reach: float = 1.0  # ... or within this of the draw pile's (an arm drawing)
     keep_s: float = 6.0  # how long sightings are kept
     last_s: float = 0.5  # seat_between votes over the last this-long of sightings
@@ -152,6 +162,9 @@ class ArmWatch:
         # Skin close to the table's colour leaves only parts of an arm: join them.
         join = np.ones((cfg.join_px, cfg.join_px), np.uint8)
         moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, join))
+        if cfg.thin_px > 1:  # then drop what is still thin: edges flickering, noise
+            thin = np.ones((cfg.thin_px, cfg.thin_px), np.uint8)
+            moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_OPEN, thin))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         card_area = (self.layout.card_px / to_layout) ** 2 / 1.5
         ring = np.zeros_like(moved, dtype=bool)
@@ -163,16 +176,20 @@ class ArmWatch:
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < cfg.min_area * card_area:
                 continue
-            x, y, bw, bh = stats[i, :4]
-            if x > 0 and y > 0 and x + bw < sw and y + bh < sh:
-                continue  # not from outside the picture: a card moving, not an arm
             blob = labels == i
             edge = np.argwhere(blob & ring)
-            if not len(edge):
-                continue  # not from outside the picture: a card moving, not an arm
-            ey, ex = edge.mean(axis=0)
             ys, xs = np.nonzero(blob)
-            far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+            if len(edge):  # from outside the picture
+                ey, ex = edge.mean(axis=0)
+                far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+            else:  # an arm from where it was last seen, or a card moving
+                # Its far end nearest the discard pile, its other end farthest from that.
+                near = int(np.argmin((xs * to_layout - cx) ** 2 + (ys * to_layout - cy) ** 2))
+                back = int(np.argmax((xs - xs[near]) ** 2 + (ys - ys[near]) ** 2))
+                length = math.hypot(float(xs[back] - xs[near]), float(ys[back] - ys[near]))
+                if length * to_layout < cfg.span * card:
+                    continue  # not from outside the picture: a card moving, not an arm
+                ex, ey, far = float(xs[back]), float(ys[back]), near
             tip = (float(xs[far]) * to_layout, float(ys[far]) * to_layout)
             to_discard, to_draw = math.dist(tip, (cx, cy)), math.dist(tip, (dx, dy))
             at_discard = to_discard <= cfg.reach * card

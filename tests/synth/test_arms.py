@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,29 @@ def test_an_arm_from_the_left_edge_is_the_left_seat_and_a_card_alone_is_none(
     assert [s.seat for s in seen] == [1, 1]
     assert arms.seat_for(0.25) == 1
     assert arms.seat_for(9.0) is None  # long after: nothing
+
+
+def test_a_long_arm_not_seen_to_the_frame_s_edge_is_an_arm_a_moving_card_is_not() -> None:
+    # A dark arm over a dark floor is lost past the table's edge: what is seen of it
+    # runs from the table's edge to the pile, long as no card is (covering-high-camera
+    # seed 606). A card alone, moving, is short.
+    layout = TableLayout.default(320, 240, 4)  # seats: bottom, left, top, right
+    card = layout.card_px
+    table = np.full((240, 320, 3), 120, np.uint8)
+    arms = ArmWatch(layout)
+    assert arms.update(table, 0.0) == []
+    arm = table.copy()
+    arm[110:130, 20:165] = (90, 140, 200)  # from the left, not reaching the frame's edge
+    assert ArmWatch(layout).cfg.span * card < 165 - 20
+    seen = arms.update(arm, 0.1) + arms.update(arm, 0.2)
+    assert [s.seat for s in seen] == [1, 1]
+    assert seen[0].entry[0] < 25 and math.dist(seen[0].tip, layout.discard.center) < 4
+    moving = ArmWatch(layout)
+    moving.update(table, 0.0)
+    for k, x in enumerate((100, 115, 130)):  # a card slid towards the pile, no arm
+        frame = table.copy()
+        frame[100:140, x : x + 26] = (30, 30, 200)
+        assert moving.update(frame, 0.1 * (k + 1)) == []
 
 
 def _replay(res: RenderResult, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
