@@ -13,7 +13,8 @@ recogniser -> watcher -> tracker with the referee's rulings from the truth (as
 (precision / recall), seats and latency, then pooled over the tuning styles and
 over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``), the
 held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) and
-the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``). The watcher's
+the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``) and the two defined
+after the fourth pass (``FOURTH_HELD_OUT_STYLES``). The watcher's
 thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
@@ -43,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
 from synth.styles import (  # noqa: E402
+    FOURTH_HELD_OUT_STYLES,
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
@@ -58,6 +60,7 @@ GROUPS = (
     ("held out", HELD_OUT_STYLES),
     ("old held out", OLD_HELD_OUT_STYLES),
     ("new held out", NEW_HELD_OUT_STYLES),
+    ("fourth held out", FOURTH_HELD_OUT_STYLES),
 )
 
 
@@ -118,6 +121,7 @@ def markdown(out: dict[str, Any], key: str) -> str:
         ("tuning", TUNING_STYLES),
         ("old held out", OLD_HELD_OUT_STYLES),
         ("new held out", NEW_HELD_OUT_STYLES),
+        ("fourth held out", FOURTH_HELD_OUT_STYLES),
     ):
         for name in names:
             if name in out[key]["styles"]:
@@ -177,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_styles": list(HELD_OUT_STYLES),
         "old_held_out_styles": list(OLD_HELD_OUT_STYLES),
         "new_held_out_styles": list(NEW_HELD_OUT_STYLES),
+        "fourth_held_out_styles": list(FOURTH_HELD_OUT_STYLES),
     }
     if not args.model_only:
         out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))

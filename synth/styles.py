@@ -160,6 +160,26 @@ STYLES: dict[str, VideoStyle] = {
             tilt_deg=18.0,
             noise=1.3,
         ),
+        # Held out, defined (2 December 2026, third session, at 06:05 UTC) after the
+        # fourth pass and before anything was measured on them; measured once.
+        VideoStyle(
+            "covering-dim-22fps",
+            hold="cover",
+            camera_height=1.15,
+            tilt_deg=15.0,
+            light_level=0.7,
+            white_balance=(0.8, 0.95, 1.1),
+            fps=22.0,
+            motion_blur=0.6,
+        ),
+        VideoStyle(
+            "steep-messy-speeds",
+            camera_height=1.3,
+            tilt_deg=28.0,
+            pile_offset=2.8,
+            pile_angle=2.2,
+            player_speed_spread=0.5,
+        ),
     )
 }
 
@@ -184,7 +204,11 @@ NEW_HELD_OUT_STYLES: tuple[str, ...] = (
     "fast-messy-24fps",
     "covering-tilted-noisy",
 )
-HELD_OUT_STYLES: tuple[str, ...] = OLD_HELD_OUT_STYLES + NEW_HELD_OUT_STYLES
+# ... and these two since the fourth pass (2 December 2026, third session).
+FOURTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-dim-22fps", "steep-messy-speeds")
+HELD_OUT_STYLES: tuple[str, ...] = (
+    OLD_HELD_OUT_STYLES + NEW_HELD_OUT_STYLES + FOURTH_HELD_OUT_STYLES
+)
 
 
 def get_style(style: str | VideoStyle) -> VideoStyle:

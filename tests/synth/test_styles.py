@@ -110,6 +110,22 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         },
         "covering-tilted-noisy": {"hold", "camera_height", "tilt_deg", "noise"},
         "covering-high-camera": {"hold", "camera_height", "tilt_deg"},
+        "covering-dim-22fps": {
+            "hold",
+            "camera_height",
+            "tilt_deg",
+            "light_level",
+            "white_balance",
+            "fps",
+            "motion_blur",
+        },
+        "steep-messy-speeds": {
+            "camera_height",
+            "tilt_deg",
+            "pile_offset",
+            "pile_angle",
+            "player_speed_spread",
+        },
     }
     # Each new tuning style stands for a held-out one's phenomenon with other values.
     for tuning, held_out in (
