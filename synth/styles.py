@@ -135,6 +135,16 @@ STYLES: dict[str, VideoStyle] = {
         # A camera that sees past the table's edge with a hand covering the card (2 December
         # 2026, third session): arms come in over the floor, from the frame's edge.
         VideoStyle("covering-high-camera", hold="cover", camera_height=1.2, tilt_deg=22.0),
+        # A covering hand in dim light at a webcam's rate (2 December 2026, third session,
+        # after the fourth held-out styles' one measure pointed there; other values).
+        VideoStyle(
+            "covering-dim-webcam",
+            hold="cover",
+            light_level=0.6,
+            white_balance=(0.75, 0.95, 1.12),
+            fps=18.0,
+            motion_blur=0.8,
+        ),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -194,6 +204,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "scattered-pile",
     "low-drop",
     "covering-high-camera",
+    "covering-dim-webcam",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last

@@ -55,7 +55,7 @@ class ArmConfig:
     """What counts as an arm at the pile; distances in card lengths, times in seconds."""
 
     work_width: int = 160  # work on a copy this many pixels wide (speed; 4x smaller at 640)
-    diff: int = 20  # a pixel changed: this much brighter or darker in a channel
+    diff: int = 12  # a pixel changed: this much brighter or darker in a channel
     settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
     join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
     #: Changes still thinner than this once joined (pixels of the small copy) are

@@ -110,6 +110,7 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         },
         "covering-tilted-noisy": {"hold", "camera_height", "tilt_deg", "noise"},
         "covering-high-camera": {"hold", "camera_height", "tilt_deg"},
+        "covering-dim-webcam": {"hold", "light_level", "white_balance", "fps", "motion_blur"},
         "covering-dim-22fps": {
             "hold",
             "camera_height",
