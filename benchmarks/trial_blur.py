@@ -205,9 +205,10 @@ def stages(paths: list[Path], models: str | None) -> dict[str, Any]:
     return out
 
 
-def replay(paths: list[Path], tag: str) -> dict[str, Any]:
+def replay(paths: list[Path], tag: str, settings: dict[str, float]) -> dict[str, Any]:
     from uno_table.replay import load_log, replay_video, score
     from vision.calibration import TableLayout
+    from vision.watcher_config import WatcherConfig
 
     total: dict[str, list[int]] = {k: [0, 0, 0] for k in ("play", "draw", "undo")}
     seats = [0, 0]
@@ -221,6 +222,7 @@ def replay(paths: list[Path], tag: str) -> dict[str, Any]:
             rules="house",
             round_event=truth[0],
             referee=truth,
+            watcher_config=WatcherConfig.from_dict(settings),
         )
         m = score(res.records, truth)
         cells = []
@@ -244,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=None, help="models folder (default: the shipped one)")
     ap.add_argument("--tag", default="", help="detections VIDEO.dets-TAG.pkl (default: .dets.pkl)")
     ap.add_argument("--videos", type=int, default=len(SEEDS), help="games (seeds from 601)")
+    ap.add_argument(
+        "--set", default="{}", help="replay: watcher settings as JSON, e.g. '{\"undo_s\": 0.4}'"
+    )
     args = ap.parse_args(argv)
     paths = videos(args.style)[: args.videos]
     if args.command == "record":
@@ -255,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "stages":
         stages(paths, args.models)
     else:
-        replay(paths, args.tag)
+        replay(paths, args.tag, json.loads(args.set))
     return 0
 
 

@@ -107,7 +107,7 @@ def smear(crop: Image, length: float, angle_deg: float) -> Image:
     dy = 0.5 * (k - 1) * np.sin(np.radians(angle_deg))
     cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
     kernel /= max(float(kernel.sum()), 1e-6)
-    return cv2.filter2D(crop, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.filter2D(crop, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def augmented_crops(
