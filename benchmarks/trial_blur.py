@@ -205,7 +205,21 @@ def stages(paths: list[Path], models: str | None) -> dict[str, Any]:
     return out
 
 
-def replay(paths: list[Path], tag: str, settings: dict[str, float]) -> dict[str, Any]:
+def replay(
+    paths: list[Path], tag: str, settings: dict[str, float], lift: bool = True
+) -> dict[str, Any]:
+    from vision.watch.takebacks import TakeBackRules
+
+    original = TakeBackRules._lifted_by_arm
+    if not lift:  # the rule of a card lifted by an arm at the pile turned off
+        TakeBackRules._lifted_by_arm = lambda self: False  # type: ignore[method-assign]
+    try:
+        return _replay(paths, tag, settings)
+    finally:
+        TakeBackRules._lifted_by_arm = original  # type: ignore[method-assign]
+
+
+def _replay(paths: list[Path], tag: str, settings: dict[str, float]) -> dict[str, Any]:
     from uno_table.replay import load_log, replay_video, score
     from vision.calibration import TableLayout
     from vision.watcher_config import WatcherConfig
@@ -247,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tag", default="", help="detections VIDEO.dets-TAG.pkl (default: .dets.pkl)")
     ap.add_argument("--videos", type=int, default=len(SEEDS), help="games (seeds from 601)")
     ap.add_argument(
+        "--no-lift", action="store_true", help="replay: without the lifted-by-an-arm rule"
+    )
+    ap.add_argument(
         "--set", default="{}", help="replay: watcher settings as JSON, e.g. '{\"undo_s\": 0.4}'"
     )
     args = ap.parse_args(argv)
@@ -260,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "stages":
         stages(paths, args.models)
     else:
-        replay(paths, args.tag, json.loads(args.set))
+        replay(paths, args.tag, json.loads(args.set), lift=not args.no_lift)
     return 0
 
 
