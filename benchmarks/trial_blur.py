@@ -5,6 +5,8 @@
     python benchmarks/trial_blur.py reads [--tag blur]           # cards read, by speed
     python benchmarks/trial_blur.py stages [--models DIR]        # fast cards, stage by stage
     python benchmarks/trial_blur.py replay [--tag blur]          # the watcher on those detections
+    python benchmarks/trial_blur.py replay --no-lift             # ... without the lifted-card rule
+    python benchmarks/trial_blur.py replay --style covering-hand --videos 2 --tag shipped
 
 Uses the styles benchmark's rendered games (``benchmarks/bench_styles.py --styles
 webcam-20fps --videos 6`` renders them into ``.cache/bench-styles/``, seeds 601-606).
@@ -21,8 +23,11 @@ read them back:
   detector at confidence 0.05, both looks; then the classifier on the surest box):
   where they are lost;
 * ``replay``: each game through the watcher and the tracker (the referee's rulings
-  from the truth), plays, draws and take-backs found / reported / true, and every
-  true event not found.
+  from the truth, arms as the runtime looks for them): plays, draws and take-backs
+  found / reported / true, and seats right / matched. ``--no-lift`` turns off the
+  rule of a top card lifted by an arm at the pile
+  (``vision.watch.takebacks.TakeBackRules._lifted_by_arm``); ``--set`` changes
+  watcher settings (``vision.watcher_config.WatcherConfig``).
 
 Only tuning styles may be looked at this way (docs/watcher.md, "Video styles"):
 ``--style`` refuses a held-out one.
