@@ -11,6 +11,7 @@ rendered games as before.
     python benchmarks/bench_tail.py loso [--folds a,b] [--out models/tail-loso.json]
     python benchmarks/bench_tail.py calib [--start base|loso] [--out models/tail-calib.json]
     python benchmarks/bench_tail.py general --models-out /tmp/models-tuned
+    python benchmarks/bench_tail.py general --blur --models-out /tmp/models-blur  # not shipped
 
 ``loso``: for each source, the tail fitted on every other source (real-cards: its
 training part) plus the anchors; top-1 and colour on the left-out source's photos
@@ -20,7 +21,9 @@ per face of the left-out source fitted (the calibration of ``uno-table
 calibrate-deck``), the source's other photos tested; and a deck never seen (the
 white-oval sources only), calibrated on one coloured-oval source, tested on the four
 others. ``general``: the tail fitted on all sources and the anchors, written as
-``classifier.onnx`` / ``classifier.pt`` into a copy of ``models/``.
+``classifier.onnx`` / ``classifier.pt`` into a copy of ``models/``. ``--blur`` (loso,
+general) adds motion-blurred rendered crops of every face to the anchors
+(:func:`blur_anchors`; measured and not kept: models/README.md).
 """
 
 from __future__ import annotations
