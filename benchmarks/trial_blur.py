@@ -181,7 +181,7 @@ def stages(paths: list[Path], models: str | None) -> dict[str, Any]:
             roi = focus_roi(tuple(layout["discard"]), 0.6 * layout["card_px"], img.shape)
             x0, y0, x1, y1 = (int(v) for v in roi)
             c2, s2, _ = rec.find_cards(np.ascontiguousarray(img[y0:y1, x0:x1]))
-            corners = np.concatenate([c1, c2 + np.float32([x0, y0])])
+            corners = np.concatenate([c1, c2 + np.array([x0, y0], np.float32)])
             conf = np.concatenate([s1, s2])
             boxes = _xyxy(corners, img.shape)
             for name, box, speed in want[f.index]:
