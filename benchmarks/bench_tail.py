@@ -11,6 +11,7 @@ rendered games as before.
     python benchmarks/bench_tail.py loso [--folds a,b] [--out models/tail-loso.json]
     python benchmarks/bench_tail.py calib [--start base|loso] [--out models/tail-calib.json]
     python benchmarks/bench_tail.py general --models-out /tmp/models-tuned
+    python benchmarks/bench_tail.py general --blur --models-out /tmp/models-blur  # not shipped
 
 ``loso``: for each source, the tail fitted on every other source (real-cards: its
 training part) plus the anchors; top-1 and colour on the left-out source's photos
@@ -20,7 +21,9 @@ per face of the left-out source fitted (the calibration of ``uno-table
 calibrate-deck``), the source's other photos tested; and a deck never seen (the
 white-oval sources only), calibrated on one coloured-oval source, tested on the four
 others. ``general``: the tail fitted on all sources and the anchors, written as
-``classifier.onnx`` / ``classifier.pt`` into a copy of ``models/``.
+``classifier.onnx`` / ``classifier.pt`` into a copy of ``models/``. ``--blur`` (loso,
+general) adds motion-blurred rendered crops of every face to the anchors
+(:func:`blur_anchors`; measured and not kept: models/README.md).
 """
 
 from __future__ import annotations
@@ -57,6 +60,14 @@ ANCHOR_VISIBLE = 0.6
 ANCHOR_SMOOTH = 0.05
 #: Rendered crops a face among the anchors.
 FACE_ANCHORS = 20
+#: Rendered crops a face smeared as a moving card is (``--blur``; docs/watcher.md,
+#: "Recogniser under motion blur"): each smeared once along a random direction, by up
+#: to ``BLUR_MAX`` of the crop's side (a card moving 0.6 of its length a frame, a
+#: webcam exposing 0.7 of a frame interval), and turned half a turn.
+BLUR_ANCHORS = 40
+BLUR_MIN = 0.04
+BLUR_MAX = 0.6
+BLUR_SEED = 79
 
 
 def photo_cache() -> dict[str, dict[str, Any]]:
@@ -74,14 +85,17 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / max(area - inter, 1e-9))
 
 
-def anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
+def anchors(tuner: TailTuner, blur: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Every anchor: crops of rendered games (:func:`game_anchors`, two sets of seeds)
-    and rendered crops of every face (:func:`face_anchors`)."""
+    and rendered crops of every face (:func:`face_anchors`); with ``blur`` also the
+    smeared crops of :func:`blur_anchors`."""
     parts = [
         game_anchors(tuner, ANCHOR_SEED, ANCHOR_GAMES, "-v2"),
         game_anchors(tuner, ANCHOR_SEED + ANCHOR_GAMES, ANCHOR_GAMES, "-b"),
         face_anchors(tuner),
     ]
+    if blur:
+        parts.append(blur_anchors(tuner))
     return np.concatenate([a for a, _ in parts]), np.concatenate([b for _, b in parts])
 
 
@@ -113,6 +127,42 @@ def face_anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
     x = tuner.features(np.concatenate([crops, crops[:, ::-1, ::-1]]))
     p = _smoothed(np.concatenate([y, y]), len(tuner.names))
     np.savez_compressed(path, x=x.astype(np.float16), p=p)
+    return x, p
+
+
+def blur_anchors(tuner: TailTuner) -> tuple[np.ndarray, np.ndarray]:
+    """Rendered crops of every face (``BLUR_ANCHORS`` a face, cut along the true corners
+    with the detector's jitter) smeared along a random direction by ``BLUR_MIN`` to
+    ``BLUR_MAX`` of the crop's side (:func:`vision.deck_augment.smear`), upright and
+    turned, with their true faces (cached)."""
+    path = CACHE / f"anchors-blur-{BLUR_ANCHORS}.npz"
+    if path.exists():
+        d = np.load(path)
+        return d["x"], d["p"]
+    import tempfile
+
+    import cv2
+
+    from synth.render.dataset import write_classifier_dataset
+    from vision.deck_augment import smear
+
+    rng = np.random.default_rng(BLUR_SEED)
+    index = {n: i for i, n in enumerate(tuner.names)}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_classifier_dataset(Path(tmp), BLUR_ANCHORS, 0, seed=BLUR_SEED, crop=96)
+        files = sorted((root / "train").glob("*/*.jpg"))
+        crops = []
+        for f in files:
+            img = cv2.imread(str(f))
+            side = img.shape[0]
+            length = rng.uniform(BLUR_MIN, BLUR_MAX) * side
+            crops.append(smear(img, length, rng.uniform(0.0, 180.0)))
+        y = np.array([index[f.parent.name] for f in files])
+    allc = np.stack(crops)
+    x = tuner.features(np.concatenate([allc, allc[:, ::-1, ::-1]]))
+    p = _smoothed(np.concatenate([y, y]), len(tuner.names))
+    np.savez_compressed(path, x=x.astype(np.float16), p=p)
+    print(f"blurred anchors: {len(x)} crops", flush=True)
     return x, p
 
 
@@ -236,10 +286,10 @@ def anchor_agreement(tuner: TailTuner, ax: np.ndarray, ap: np.ndarray) -> float:
     return round(float((tuner.probs(ax).argmax(1) == ap.argmax(1)).mean()) * 100, 1)
 
 
-def run_loso(folds: list[str], fit: TailFit) -> dict[str, Any]:
+def run_loso(folds: list[str], fit: TailFit, blur: bool = False) -> dict[str, Any]:
     data = photo_cache()
     base = fresh()
-    ax, ap = anchors(base)
+    ax, ap = anchors(base, blur)
     ax = ax.astype(np.float32)
     out: dict[str, Any] = {}
     for s in folds:
@@ -255,7 +305,7 @@ def run_loso(folds: list[str], fit: TailFit) -> dict[str, Any]:
             "seconds": round(time.time() - t0),
         }
         print(s, out[s], flush=True)
-        torch.save(tuner.tail.state_dict(), CACHE / f"tail-loso-{s}.pt")
+        torch.save(tuner.tail.state_dict(), CACHE / f"tail-loso{'-blur' if blur else ''}-{s}.pt")
     return out
 
 
@@ -340,10 +390,10 @@ def run_calib(sources: list[str], start: str = "base") -> dict[str, Any]:
     return out
 
 
-def run_general(models_out: Path, fit: TailFit) -> None:
+def run_general(models_out: Path, fit: TailFit, blur: bool = False) -> None:
     data = photo_cache()
     tuner = fresh()
-    ax, ap = anchors(tuner)
+    ax, ap = anchors(tuner, blur)
     ax = ax.astype(np.float32)
     x, y = train_set(data, list(SOURCES))
     tuner.fit(
@@ -372,12 +422,15 @@ def main() -> None:
         help="calib: from the classifier as trained, or from the fold without the source",
     )
     ap.add_argument("--models-out", type=Path, default=Path("/tmp/models-tuned"))
+    ap.add_argument(
+        "--blur", action="store_true", help="loso, general: smeared face crops among the anchors"
+    )
     args = ap.parse_args()
     if args.mode == "general":
-        run_general(args.models_out, TailFit())
+        run_general(args.models_out, TailFit(), args.blur)
         return
     result = (
-        run_loso(args.folds.split(","), TailFit())
+        run_loso(args.folds.split(","), TailFit(), args.blur)
         if args.mode == "loso"
         else run_calib(args.folds.split(","), args.start)
     )

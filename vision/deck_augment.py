@@ -86,6 +86,30 @@ def photometric(crop: Image, rng: np.random.Generator, aug: Augment = Augment())
     return out
 
 
+def smear(crop: Image, length: float, angle_deg: float) -> Image:
+    """``crop`` smeared along a line ``length`` pixels long at ``angle_deg`` (a card
+    moving during the exposure, as the renderer's ``synth.styles.blur_card`` smears it);
+    the border repeats the crop's edge. Under 1 pixel: the crop unchanged.
+
+    >>> bar = np.zeros((9, 9, 3), np.uint8)
+    >>> bar[:, 4] = 255
+    >>> smear(bar, 5, 0)[4, 2:7, 0].tolist()  # a vertical bar smeared sideways
+    [51, 51, 51, 51, 51]
+    >>> int(smear(bar, 5, 90)[4, 4, 0])  # along itself: unchanged
+    255
+    """
+    if length < 1.0:
+        return crop
+    k = int(np.ceil(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx = 0.5 * (k - 1) * np.cos(np.radians(angle_deg))
+    dy = 0.5 * (k - 1) * np.sin(np.radians(angle_deg))
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return np.asarray(cv2.filter2D(crop, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
+
+
 def augmented_crops(
     image: Image,
     quad: F32,

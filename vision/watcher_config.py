@@ -132,6 +132,8 @@ class WatcherConfig:
     carried_off_from: float = 1.5  # a face first seen this near a top card ...
     carried_off_travel: float = 0.3  # ... going this much farther away: carried off
     unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
+    lift_arm_before_s: float = 0.3  # ... unless an arm was at the discard pile from this long
+    lift_arm_after_s: float = 0.3  # ... before the top card was last seen to this long after
 
     # -- arms as evidence (vision/hands.py, vision/watch/arm_draws.py) -------------------
     arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)

@@ -54,6 +54,10 @@ from vision.watcher_config import WatcherConfig
 
 __all__ = ["ArmDrawRules", "ArmVisit", "CardDraw"]
 
+#: Sighting times are frame numbers over a frame rate: a span this much short of a
+#: setting is that setting (5 frames at 20 frames/s span 0.2 s, less a rounding).
+ROUNDING_S = 1e-6
+
 
 @dataclass
 class ArmVisit:
@@ -183,7 +187,7 @@ class ArmDrawRules:
             self._last_discard[visit.seat] = visit.discard_t1
         if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
             return False
-        if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s:
+        if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s - ROUNDING_S:
             return False  # passing over the draw pile on the way elsewhere
         if visit.to_draw > cfg.arm_draw_near:
             return False  # near the draw pile, never at it: a hand passing over the table

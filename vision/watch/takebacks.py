@@ -68,6 +68,22 @@ class TakeBackRules:
             d0 <= self.cfg.carried_off_from * card and d1 >= d0 + self.cfg.carried_off_travel * card
         )
 
+    def _lifted_by_arm(self) -> bool:
+        """Was an arm at the discard pile as the top card was last seen?
+
+        A card lifted off the pile moves fast and, in a blurred frame, is seldom read
+        on its way out (docs/watcher.md, "Recogniser under motion blur"); the arm that
+        takes it is seen. A card the recogniser merely loses has no arm at it.
+        """
+        arms = self.state.arms
+        if arms is None:
+            return False
+        t0 = self.state.top_seen_t
+        return any(
+            s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
+            for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
+        )
+
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self.state.pile) < 2:
             return []
@@ -107,9 +123,11 @@ class TakeBackRules:
         if self.state.below_since is None:
             self.state.below_since = t
         self.state.below_seen_t = t
-        # Seen carried off: half a second. Only gone (a recogniser may lose a card for a
-        # while, or read it as the one below): three times as long.
-        wait = self.cfg.undo_s if top.left else self.cfg.unseen_undo_factor * self.cfg.undo_s
+        # Seen carried off, or lifted by an arm at the pile: half a second. Only gone (a
+        # recogniser may lose a card for a while, or read it as the one below): three
+        # times as long.
+        lifted = top.left or self._lifted_by_arm()
+        wait = self.cfg.undo_s if lifted else self.cfg.unseen_undo_factor * self.cfg.undo_s
         if t - self.state.top_seen_t < wait or t - self.state.below_since < self.cfg.rest_s:
             return []
         return self._take_back(top, below_tracks, t)

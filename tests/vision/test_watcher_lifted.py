@@ -1,0 +1,67 @@
+"""A card taken back too fast for the recogniser to read on its way out (motion blur:
+docs/watcher.md, "Recogniser under motion blur"): gone from the pile, the card below
+showing again, and the arm that took it seen at the pile. Same made-up table as
+``test_watcher.py``; the arms are scripted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
+from tests.vision.test_watcher import frame_detections as detections
+from vision.arm_probe import DISCARD, ArmSighting
+from vision.watcher import Watcher
+
+
+class ArmsSeen:
+    """An arm probe that saw ``seat``'s arm at the discard pile in frames ``frames``."""
+
+    def __init__(self, seat: int, frames: range) -> None:
+        self.seat = seat
+        self.seen = [
+            ArmSighting(i / FPS, seat, SEAT_EDGE[PLAYERS[seat]], (320.0, 240.0), DISCARD, True)
+            for i in frames
+        ]
+
+    def seat_for(self, first_t: float) -> int | None:
+        return self.seat if any(first_t - 2.0 <= s.t <= first_t + 0.3 for s in self.seen) else None
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return [s for s in self.seen if s.t >= t]
+
+
+def lifted_unseen(arm_at_pile: bool) -> list[dict[str, object]]:
+    """Ann plays a blue 7 and takes it back; the recogniser never reads it on its way
+    out (only the blue 5 below shows); Ann plays a blue 9, landing 1.4 s after it was lifted."""
+    table = started("blue-5")
+    table.bring(["blue-7"], SEAT_EDGE["Ann"])
+    table.still(30)
+    lifted = len(table.frames)
+    table.take_back(SEAT_EDGE["Ann"])
+    for frame in table.frames[lifted:]:
+        frame.pop()  # blurred: never read
+    table.still(12)
+    table.bring(["blue-9"], SEAT_EDGE["Ann"])
+    table.still(30)
+    w = Watcher(LAYOUT, PLAYERS)
+    if arm_at_pile:
+        w.arms = ArmsSeen(PLAYERS.index("Ann"), range(lifted - 6, lifted + 4))
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out
+
+
+def test_a_card_lifted_unseen_by_an_arm_at_the_pile_is_an_undo_before_the_next_play() -> None:
+    assert lifted_unseen(arm_at_pile=True)[1:] == [
+        {"type": "play", "card": "blue-7", "player": "Ann"},
+        {"type": "undo"},
+        {"type": "play", "card": "blue-9", "player": "Ann"},
+    ]
+
+
+def test_a_card_gone_with_no_arm_at_the_pile_waits_longer_than_the_next_play() -> None:
+    # Only gone (a recogniser may lose a card at rest): three times the wait, so the
+    # next play comes first and the take-back is not seen.
+    events = lifted_unseen(arm_at_pile=False)
+    assert {"type": "undo"} not in events
