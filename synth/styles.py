@@ -137,6 +137,16 @@ STYLES: dict[str, VideoStyle] = {
         VideoStyle("covering-high-camera", hold="cover", camera_height=1.2, tilt_deg=22.0),
         # A covering hand in dim light at a webcam's rate (2 December 2026, third session,
         # after the fourth held-out styles' one measure pointed there; other values).
+        # Fast, uneven players over an untidy pile at a webcam's rate (third session of
+        # 2 December 2026): fast-messy-24fps's phenomena, other values.
+        VideoStyle(
+            "quick-untidy-26fps",
+            fps=26.0,
+            motion_blur=0.45,
+            player_speed_spread=0.6,
+            pile_offset=2.6,
+            pile_angle=2.1,
+        ),
         VideoStyle(
             "covering-dim-webcam",
             hold="cover",
@@ -205,6 +215,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "low-drop",
     "covering-high-camera",
     "covering-dim-webcam",
+    "quick-untidy-26fps",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last

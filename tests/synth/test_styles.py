@@ -111,6 +111,13 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         "covering-tilted-noisy": {"hold", "camera_height", "tilt_deg", "noise"},
         "covering-high-camera": {"hold", "camera_height", "tilt_deg"},
         "covering-dim-webcam": {"hold", "light_level", "white_balance", "fps", "motion_blur"},
+        "quick-untidy-26fps": {
+            "fps",
+            "motion_blur",
+            "player_speed_spread",
+            "pile_offset",
+            "pile_angle",
+        },
         "covering-dim-22fps": {
             "hold",
             "camera_height",
