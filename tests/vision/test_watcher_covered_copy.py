@@ -54,16 +54,33 @@ def watch_covered(table: Table, first_covered: int, arm: int | None) -> list[dic
     return out
 
 
-def jump_in(again: Det, arm: int | None) -> list[dict[str, object]]:
-    """Ann plays a green 4; a hand covers the pile for half a second (the arm of seat
-    ``arm`` there, if any) and leaves ``again`` showing."""
-    table = started("green-5")
-    table.bring(["green-4"], SEAT_EDGE["Ann"])
-    table.still(20)
+#: Ann's green 4 on the pile, then Bob's green 7 on it.
+ANN_THEN_BOB = (("green-4", "Ann", CENTER), ("green-7", "Bob", (CENTER[0] + 10, CENTER[1] + 6)))
+
+
+def covered_after(
+    starter: str,
+    plays: Sequence[tuple[str, str, tuple[float, float]]],
+    showing: list[Det],
+) -> tuple[Table, int]:
+    """The starter, then each ``(card, player, spot)`` brought from its player's edge
+    and left still; then a hand covers the pile for half a second and leaves
+    ``showing``. The table, and the first frame the hand covers."""
+    table = started(starter)
+    for card, player, spot in plays:
+        table.bring([card], SEAT_EDGE[player], spot)
+        table.still(20)
     first_covered = len(table.frames)
     table.still(15, covered=True)
     for _ in range(40):
-        table.frames.append([again])
+        table.frames.append(list(showing))
+    return table, first_covered
+
+
+def jump_in(again: Det, arm: int | None) -> list[dict[str, object]]:
+    """Ann plays a green 4; a hand covers the pile for half a second (the arm of seat
+    ``arm`` there, if any) and leaves ``again`` showing."""
+    table, first_covered = covered_after("green-5", [("green-4", "Ann", CENTER)], [again])
     return watch_covered(table, first_covered, arm)
 
 
@@ -84,17 +101,14 @@ def test_the_same_card_uncovered_or_no_arm_there_is_no_play() -> None:
 def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
     # The starter green 9, a green 5 on it, and Cy's green 9 on that; Cy's hand takes
     # his green 9 back: the starter shows again where it lay (not a copy put down).
-    table = started("green-9")
-    table.bring(["green-5"], SEAT_EDGE["Bob"], (CENTER[0] + 12, CENTER[1] + 4))
-    table.still(20)
-    table.bring(["green-9"], SEAT_EDGE["Cy"], (CENTER[0] - 14, CENTER[1] - 10))
-    table.still(20)
-    first_covered = len(table.frames)
-    table.still(15, covered=True)
-    for _ in range(40):
-        table.frames.append(
-            [lying("green-5", CENTER[0] + 12, CENTER[1] + 4), lying("green-9", *CENTER)]
-        )
+    table, first_covered = covered_after(
+        "green-9",
+        [
+            ("green-5", "Bob", (CENTER[0] + 12, CENTER[1] + 4)),
+            ("green-9", "Cy", (CENTER[0] - 14, CENTER[1] - 10)),
+        ],
+        [lying("green-5", CENTER[0] + 12, CENTER[1] + 4), lying("green-9", *CENTER)],
+    )
     out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
 
@@ -102,15 +116,9 @@ def test_a_card_of_that_face_uncovered_where_it_lay_deeper_is_no_copy() -> None:
 def test_a_copy_of_the_card_under_the_top_put_down_by_another_hand_is_a_play() -> None:
     # Ann's green 4, then Bob's green 7; Cy's hand (not Bob's, who would be taking his
     # green 7 back) puts a second green 4 on them (covering-hand seed 604).
-    table = started("green-5")
-    table.bring(["green-4"], SEAT_EDGE["Ann"])
-    table.still(20)
-    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
-    table.still(20)
-    first_covered = len(table.frames)
-    table.still(15, covered=True)
-    for _ in range(40):
-        table.frames.append([lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)])
+    table, first_covered = covered_after(
+        "green-5", ANN_THEN_BOB, [lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)]
+    )
     out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
     assert out[-1] == {"type": "play", "card": "green-4", "player": "Cy"}
     assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
@@ -121,15 +129,9 @@ def test_the_card_under_the_top_uncovered_by_a_take_back_is_no_copy() -> None:
     # green 4 shows again, boxed otherwise than it lay (a recogniser may box it so):
     # the card under the top, uncovered, not a copy put down (the face of the card
     # just under the top is never taken for a copy).
-    table = started("green-5")
-    table.bring(["green-4"], SEAT_EDGE["Ann"])
-    table.still(20)
-    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
-    table.still(20)
-    first_covered = len(table.frames)
-    table.still(15, covered=True)
-    for _ in range(40):
-        table.frames.append([lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)])
+    table, first_covered = covered_after(
+        "green-5", ANN_THEN_BOB, [lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)]
+    )
     out = watch_covered(table, first_covered, PLAYERS.index("Bob"))
     assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play"]
 
@@ -138,17 +140,11 @@ def test_a_copy_of_a_card_lying_deeper_put_down_by_a_covering_hand_is_a_play() -
     # Ann's green 4, Bob's green 7, Cy's green 2 on it; Dee's hand puts a second green
     # 4 on the pile and leaves it lying otherwise than the first: no take-back uncovers
     # a card three deep while the two on it stay (covering-hand seed 601 at 11.1 s).
-    table = started("green-5")
-    table.bring(["green-4"], SEAT_EDGE["Ann"])
-    table.still(20)
-    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 10, CENTER[1] + 6))
-    table.still(20)
-    table.bring(["green-2"], SEAT_EDGE["Cy"], (CENTER[0] - 6, CENTER[1] + 3))
-    table.still(20)
-    first_covered = len(table.frames)
-    table.still(15, covered=True)
-    for _ in range(40):
-        table.frames.append([lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)])
+    table, first_covered = covered_after(
+        "green-5",
+        [*ANN_THEN_BOB, ("green-2", "Cy", (CENTER[0] - 6, CENTER[1] + 3))],
+        [lying("green-4", CENTER[0] - 9, CENTER[1] - 6, across=True)],
+    )
     out = watch_covered(table, first_covered, PLAYERS.index("Dee"))
     assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
     assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}
