@@ -67,6 +67,18 @@ class ScriptedArms:
         return [s for s in self.seen if t <= s.t <= self.now]
 
 
+def draw_then_discard(
+    start: int, player: str, *, to_discard: float, length: float = 0.0, draw_length: float = 0.0
+) -> ScriptedArms:
+    """``player``'s arm at the draw pile for 10 frames from ``start`` (``draw_length``
+    pixels long), then 15 at the discard pile, its far end ``to_discard`` card lengths
+    from its centre (``length`` pixels long)."""
+    arms = ScriptedArms()
+    arms.at(range(start, start + 10), player, DRAW, length=draw_length)
+    arms.at(range(start + 10, start + 25), player, DISCARD, to_discard=to_discard, length=length)
+    return arms
+
+
 def begun() -> Table:
     """A round under way: the starter turned up a second ago (the dealer's arm gone)."""
     table = started()
@@ -140,13 +152,9 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_s_edge_draws
     table = begun()
     start = len(table.frames)
     table.still(80)
-    arms = ScriptedArms()
-    arms.at(range(start, start + 10), "Bob", DRAW)
-    arms.at(range(start + 10, start + 25), "Bob", DISCARD, to_discard=1.3)
+    arms = draw_then_discard(start, "Bob", to_discard=1.3)
     assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
-    on = ScriptedArms()
-    on.at(range(start, start + 10), "Bob", DRAW)
-    on.at(range(start + 10, start + 25), "Bob", DISCARD, to_discard=0.7)
+    on = draw_then_discard(start, "Bob", to_discard=0.7)
     assert [e["type"] for e in feed(table, on)] == ["flip"]
 
 
@@ -157,13 +165,9 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_draws() -> N
     table = begun()
     start = len(table.frames)
     table.still(80)
-    back = ScriptedArms()
-    back.at(range(start, start + 10), "Ann", DRAW, length=300.0)
-    back.at(range(start + 10, start + 25), "Ann", DISCARD, to_discard=0.5, length=240.0)
+    back = draw_then_discard(start, "Ann", to_discard=0.5, draw_length=300.0, length=240.0)
     assert feed(table, back)[1:] == [{"type": "draw", "player": "Ann"}]
-    on = ScriptedArms()
-    on.at(range(start, start + 10), "Ann", DRAW, length=300.0)
-    on.at(range(start + 10, start + 25), "Ann", DISCARD, to_discard=0.5, length=300.0)
+    on = draw_then_discard(start, "Ann", to_discard=0.5, draw_length=300.0, length=300.0)
     assert [e["type"] for e in feed(table, on)] == ["flip"]
 
 
