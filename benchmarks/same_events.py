@@ -49,25 +49,29 @@ def render(seeds: list[int]) -> None:
             print(f"rendered seed {seed}", flush=True)
 
 
+def record_detections(recognizer: Any, path: Path, out: Path) -> list[Any]:
+    """The recogniser's detections of every frame of the video at ``path`` (its layout
+    beside it), as the pipeline asks for them; pickled to ``out``."""
+    from vision.calibration import TableLayout
+    from vision.pipeline import detect_at_pile
+    from vision.source import read_video
+
+    layout = TableLayout.load(str(path) + ".layout.json")
+    dets = [detect_at_pile(recognizer, f.image, layout) for f in read_video(path)]
+    out.write_bytes(pickle.dumps(dets))
+    return dets
+
+
 def record(seeds: list[int]) -> None:
     """The trained recogniser's detections of every frame, as the pipeline asks."""
-    from vision.calibration import TableLayout
     from vision.detector import CardRecognizer
-    from vision.source import read_video
 
     recognizer = CardRecognizer.load(None)
     for seed in seeds:
         out = video(seed).with_suffix(".dets.pkl")
         if out.exists():
             continue
-        layout = TableLayout.load(str(video(seed)) + ".layout.json")
-        z = layout.discard
-        region = (z.x1, z.y1, z.x2, z.y2)
-        dets = [
-            recognizer.detect_focused(f.image, region, margin=0.6 * layout.card_px)
-            for f in read_video(video(seed))
-        ]
-        out.write_bytes(pickle.dumps(dets))
+        dets = record_detections(recognizer, video(seed), out)
         print(f"recorded seed {seed}: {len(dets)} frames", flush=True)
 
 

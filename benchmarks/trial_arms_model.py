@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.same_events import Recorded  # noqa: E402
+from benchmarks.same_events import Recorded, record_detections  # noqa: E402
 from uno_table.replay import load_log, replay_video, score  # noqa: E402
 from vision.calibration import TableLayout  # noqa: E402
 from vision.watch import plays  # noqa: E402
@@ -46,17 +46,8 @@ def record(video: Path) -> list[Any]:
     out = video.with_name(video.name + ".dets.pkl")
     if not out.exists():
         from vision.detector import CardRecognizer
-        from vision.source import read_video
 
-        recognizer = CardRecognizer.load(None)
-        layout = TableLayout.load(str(video) + ".layout.json")
-        z = layout.discard
-        region = (z.x1, z.y1, z.x2, z.y2)
-        dets = [
-            recognizer.detect_focused(f.image, region, margin=0.6 * layout.card_px)
-            for f in read_video(video)
-        ]
-        out.write_bytes(pickle.dumps(dets))
+        dets = record_detections(CardRecognizer.load(None), video, out)
         print(f"recorded {video.name}: {len(dets)} frames", flush=True)
     detections: list[Any] = pickle.loads(out.read_bytes())
     return detections

@@ -48,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.same_events import Recorded  # noqa: E402
+from benchmarks.same_events import Recorded, record_detections  # noqa: E402
 from synth.styles import TUNING_STYLES  # noqa: E402
 from synth.video import DEMO_VERSION  # noqa: E402
 
@@ -111,23 +111,14 @@ def moving_cards(video: Path) -> dict[int, list[tuple[str, list[float], float]]]
 
 
 def record(paths: list[Path], models: str | None, tag: str) -> None:
-    from vision.calibration import TableLayout
     from vision.detector import CardRecognizer
-    from vision.source import read_video
 
     recognizer = CardRecognizer.load(models, use_deck=False)
     for video in paths:
         out = dets_path(video, tag)
         if out.exists():
             continue
-        layout = TableLayout.load(str(video) + ".layout.json")
-        z = layout.discard
-        region = (z.x1, z.y1, z.x2, z.y2)
-        dets = [
-            recognizer.detect_focused(f.image, region, margin=0.6 * layout.card_px)
-            for f in read_video(video)
-        ]
-        out.write_bytes(pickle.dumps(dets))
+        dets = record_detections(recognizer, video, out)
         print(f"recorded {out.name}: {len(dets)} frames", flush=True)
 
 
