@@ -38,7 +38,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from synth.game_script import (  # noqa: F401  (re-exported: synth.video's names)
     DEFAULT_PLAYERS,
