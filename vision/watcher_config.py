@@ -33,6 +33,10 @@ class WatcherConfig:
 
     rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
     still: float = 0.05  # "still" = all sightings over rest_s within this distance
+    creep_s: float = 0.1  # a card still now that came farther than ``creep`` over the
+    creep: float = 0.03  # last creep_s, on the line (within creep_angle_deg) it came
+    creep_angle_deg: float = 60.0  # along the creep_s before, and then no farther than
+    creep_slow: float = 0.25  # creep_slow (a slow card), is creeping to rest: not at rest
     lost_s: float = 0.45  # a track unseen this long is gone
     match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
     min_confidence: float = 0.25  # ignore weaker detections

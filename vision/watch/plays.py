@@ -39,6 +39,19 @@ class PlayRules:
         self.seats = seats
         self.fans = fans
         self.landing = LandingRules(state)
+        # When each event of the last step happened (by the event's identity), where
+        # that was before the step's frame: see :meth:`happened`.
+        self._happened: dict[int, float] = {}
+
+    def happened(self, event: dict[str, object], t: float) -> float:
+        """When ``event``, one of the last step's (at ``t``), happened.
+
+        A card first seen lying on the pile (a hand covered it on the way) is played
+        only once it has lain there ``quiet_play_rest_s``, to tell it from a misreading
+        of the top card; it lay there from when it was first seen still, as a card seen
+        coming is played ``rest_s`` after it stops. Any other event happened at ``t``.
+        """
+        return self._happened.get(id(event), t)
 
     def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
         """A card seen clearly all the way in, lost from sight as it reached the pile.
@@ -240,6 +253,7 @@ class PlayRules:
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
+        self._happened.clear()
         self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
@@ -251,6 +265,7 @@ class PlayRules:
             if (
                 not self.landing.on_pile(tr, card)
                 or not self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                or self.state.tracker.creeping(tr, card)
                 or self.landing.airborne(tr, t, card)
             ):
                 continue
@@ -309,7 +324,12 @@ class PlayRules:
                 tr.pending_since = None
                 tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
             return []
-        return [self._commit(group, t, card)]
+        event = self._commit(group, t, card)
+        top = group[-1]  # the best seen (_commit sorted the group)
+        if not top.was_outside_discard:  # never seen coming: it lay there since it was seen
+            began = self.state.tracker.rest_began(top, card, top.last_name)
+            self._happened[id(event)] = min(t, began + cfg.rest_s)
+        return [event]
 
     def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
         # Bottom first. The top card of a fan is the one seen best.
