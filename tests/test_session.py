@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tests.vision.test_watcher import (
+    CENTER,
     DRAW,
     LAYOUT,
     PLAYERS,
@@ -34,6 +35,7 @@ from uno_table.session import (
 from vision.calibration import TableLayout
 from vision.detections import Detections
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
 FPS = 30.0
 BLANK = np.zeros((480, 640, 3), np.uint8)
@@ -59,13 +61,15 @@ class Played:
     def __init__(self, *opening: dict[str, Any]) -> None:
         self.game = Game(preset("official"))
         self.sent: list[tuple[dict[str, Any], TableVerdict]] = []
+        self.moments: list[Moment] = []
         self.session: TableSession | None = None
         for event in opening:
             assert self.game.apply(event).ok
 
-    def submit(self, event: dict[str, Any], source: str, _moment: Moment) -> TableVerdict:
+    def submit(self, event: dict[str, Any], source: str, moment: Moment) -> TableVerdict:
         verdict = TableVerdict.from_json(self.game.apply(event).to_json())
         self.sent.append((event, verdict))
+        self.moments.append(moment)
         assert self.session is not None
         self.session.notify(event, verdict, source)
         return verdict
@@ -112,6 +116,26 @@ def test_a_wild_draw_four_starter_starts_the_watcher_s_pile_again() -> None:
         ("flip", "red-7", True),
     ]
     assert session.watcher is not None and session.watcher.pile == [["red-7"]]
+
+
+def test_a_card_first_seen_lying_on_the_pile_is_sent_as_of_when_it_was_seen() -> None:
+    """A hand covered the card on its way: it is played once it has lain there a while
+    (so a misreading of the top card is no play), but it lay there since it was seen,
+    and the play is sent with that moment; when it came out is the frame's time."""
+    table = flipped("red-5")
+    table.still(15, covered=True)  # a hand over the pile puts the card down
+    seen = len(table.frames) / FPS
+    table.pile.append([("red-7", *CENTER)])
+    table.still(40)
+    played = Played(ROUND)
+    run(table, played)
+    (event, verdict), moment = played.sent[-1], played.moments[-1]
+    assert (event["type"], event.get("card"), verdict.ok) == ("play", "red-7", True)
+    cfg = WatcherConfig()
+    assert seen <= moment.t <= seen + cfg.rest_s + 2 / FPS
+    assert moment.t_emit is not None
+    assert moment.t_emit >= seen + cfg.quiet_play_rest_s  # it came out after the wait
+    assert moment.index == round(moment.t_emit * FPS)
 
 
 def test_a_refused_flip_does_not_start_the_pile_again() -> None:

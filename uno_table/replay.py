@@ -89,7 +89,8 @@ def score(derived: list[dict[str, Any]], truth: list[Event]) -> dict[str, Any]:
     """Precision/recall of play (incl. flip), draw and undo; seat accuracy; latency.
 
     ``derived`` are replay records ``{"t", "event"}`` (``t_emit``, when present, is
-    the moment the event came out in a real-time run and is used for latency);
+    the moment the event came out, in a real-time run or after what it reports, and
+    is used for latency);
     ``truth`` are events with ``t``. A derived event matches an unmatched true one
     of the same kind (and same cards, for plays) inside :data:`WINDOWS`.
     """

@@ -87,7 +87,9 @@ class TableVerdict:
 @dataclass(frozen=True)
 class Moment:
     """The frame being processed: its video time, index, and (in real time) the moment
-    its events came out on the video clock."""
+    its events came out on the video clock. An event that happened before its frame
+    (a card first seen lying on the pile) gets a moment of its own: when it happened,
+    the frame's index, and the frame's time (or that real moment) as when it came out."""
 
     t: float
     index: int
@@ -328,24 +330,35 @@ class TableSession:
             self.moment = Moment(t, index, clock())
         if len(watcher.quiet_takebacks) > quiet:
             self._note(NoteKind.QUIET_UNDO, {"type": "undo"})
-        self.send(result.events)
+        self.send(result.events, result.times)
         self.apply_rounds()
         if self.observe is not None and self.layout is not None and result.error is None:
             self.observe(pile_top(result.detections, self.layout), self.moment)
         return result
 
-    def send(self, events: list[dict[str, object]]) -> None:
-        """One frame's watcher events to the tracker, in order, with its feedback."""
+    def send(self, events: list[dict[str, object]], times: list[float] | None = None) -> None:
+        """One frame's watcher events to the tracker, in order, with its feedback.
+
+        ``times`` (:attr:`vision.watcher.Watcher.times`): when each happened; one that
+        happened before the frame is submitted at that moment, with the frame's time
+        (or the real moment it came out) as the moment it came out.
+        """
         from vision.watcher import events_to_apply
 
         def held_back(event: dict[str, object]) -> None:
             self._note(NoteKind.HELD_BACK, dict(event))
 
+        when = {id(e): t for e, t in zip(events, times or [], strict=False)}
         for raw in events_to_apply(events, self.own_play_last, held_back):
             event: Event = dict(raw)
             if self.referee is not None:
                 event = self.referee.with_color(event, self.moment.t)
-            verdict = self.submit(event, VISION, self.moment)
+            moment = self.moment
+            happened = when.get(id(raw), moment.t)
+            if happened < moment.t:
+                out = moment.t if moment.t_emit is None else moment.t_emit
+                moment = Moment(happened, moment.index, out)
+            verdict = self.submit(event, VISION, moment)
             if verdict is not None:
                 self.feedback(event, verdict)
 

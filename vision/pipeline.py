@@ -98,6 +98,7 @@ class PipelineResult:
     t: float
     detections: Detections
     events: list[dict[str, object]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # when each event happened (Watcher.times)
     detect_ms: float = 0.0
     reused: bool = False  # the frame was still: detections of an earlier frame
     error: str | None = None
@@ -200,6 +201,7 @@ class TablePipeline:
                 self._ref_small, self._ref_t, self._ref_dets = small, t, dets
         res.arms_ms = arms_ms
         res.events = self.watcher.update(res.detections, t)
+        res.times = list(self.watcher.times)
         self.last = res
         return res
 

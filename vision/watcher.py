@@ -166,6 +166,10 @@ class Watcher:
         self.plays = PlayRules(self.state, self.seats, self.fans)
         self.draws = DrawRules(self.state, self.seats)
         self.takebacks = TakeBackRules(self.state)
+        #: When each event of the last :meth:`update` happened, in order: a play of a
+        #: card first seen lying on the pile, when it was first seen lying there
+        #: (:meth:`vision.watch.plays.PlayRules.happened`); any other, the frame's time.
+        self.times: list[float] = []
 
     # ------------------------------------------------------------- the state's
     @property
@@ -294,4 +298,5 @@ class Watcher:
             elif self.plays.lost_arriving(tr, card):
                 st.lost_arrivals.append(tr)
         st.tracks = kept
+        self.times = [self.plays.happened(ev, t) for ev in events]
         return events
