@@ -14,8 +14,6 @@ are the fallback), offline.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -23,10 +21,20 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.box_filter import closeup_boxes_kept, inner_boxes_kept
+from vision.card_finder import (  # noqa: F401  (re-exported: vision.recognition's names)
+    F32,
+    CardFinder,
+    Image,
+    Letterbox,
+    _card_shaped,
+    _has_card_shape,
+    _needs_margin,
+)
 from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
-from vision.geometry import order_card_corners, warp_crop
-from vision.labels import DETECTOR_CLASSES
+from vision.focus import Box, _xyxy, focus_merge, focus_roi
+from vision.geometry import order_card_corners, warp_crop  # noqa: F401  (re-exported)
+from vision.labels import DETECTOR_CLASSES  # noqa: F401  (re-exported)
 from vision.model_files import (  # noqa: F401  (re-exported: vision.recognition's names)
     CLASSIFIER_HEAD_FILE,
     CLASSIFIER_META,
@@ -51,218 +59,13 @@ from vision.model_files import (  # noqa: F401  (re-exported: vision.recognition
     deck_file,
     is_deck_head,
 )
-from vision.yolo_env import MODELS_DIR
-
-Image = npt.NDArray[np.uint8]
-F32 = npt.NDArray[np.float32]
-
-
-@dataclass
-class Letterbox:
-    """How a frame was scaled and padded into the detector's square input."""
-
-    scale: float
-    left: int
-    top: int
-
-    @classmethod
-    def apply(cls, frame: Image, size: int) -> tuple[Image, Letterbox]:
-        h, w = frame.shape[:2]
-        r = min(size / h, size / w)
-        nw, nh = round(w * r), round(h * r)
-        resized = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        left, top = (size - nw) // 2, (size - nh) // 2
-        out = np.full((size, size, 3), 114, np.uint8)
-        out[top : top + nh, left : left + nw] = resized
-        return out, cls(r, left, top)
-
-    def to_frame(self, pts: F32) -> F32:
-        return ((pts - np.float32([self.left, self.top])) / self.scale).astype(np.float32)
+from vision.model_set import load_model_set
+from vision.wild_inks import WILD_INK, WILDS, shows_wild_inks  # noqa: F401  (re-exported)
+from vision.yolo_env import MODELS_DIR  # noqa: F401  (re-exported)
 
 
 def _normalise(x: F32) -> F32:
     return (x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)).astype(np.float32)
-
-
-class CardFinder:
-    """Stage 1 alone: the oriented-box detector of cards (face up) and backs.
-
-    >>> finder = CardFinder.load()                      # doctest: +SKIP
-    >>> corners, conf, cls_id = finder.find_cards(frame)  # doctest: +SKIP
-    """
-
-    def __init__(
-        self, detector: _Runner, imgsz: int = 320, conf: float = 0.35, iou: float = 0.5
-    ) -> None:
-        self._detector = detector
-        self.det_imgsz = imgsz
-        self.conf = conf
-        self.iou = iou
-
-    @classmethod
-    def load(
-        cls, models_dir: Path | str | None = None, *, imgsz: int = 320, conf: float = 0.35
-    ) -> CardFinder:
-        root = Path(models_dir) if models_dir is not None else MODELS_DIR
-        if (root / DETECTOR_ONNX).exists():
-            runner = _runtime_runner(root / DETECTOR_ONNX, _default_onnx_backend())
-            return cls(runner, imgsz, conf)
-        if (root / DETECTOR_PT).exists():
-            return cls(_torch_runner(root / DETECTOR_PT, "obb"), imgsz, conf)
-        raise ModelFilesMissing(f"no {DETECTOR_ONNX} or {DETECTOR_PT} in {root}")
-
-    def find_cards(self, frame: Image) -> tuple[F32, F32, npt.NDArray[np.intp]]:
-        """Stage 1: corners ``(n, 4, 2)`` (TL TR BR BL), confidences, classes (0 card, 1 back)."""
-        boxed, lb = Letterbox.apply(frame, self.det_imgsz)
-        x = boxed[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self._detector(np.ascontiguousarray(x))[0][0]  # (4 + nc + 1, anchors)
-        nc = len(DETECTOR_CLASSES)
-        scores = out[4 : 4 + nc]
-        cls_id = scores.argmax(0)
-        conf = scores.max(0)
-        keep = conf >= self.conf
-        if not keep.any():
-            return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.intp)
-        boxes = out[:4, keep].T
-        angles = np.degrees(out[4 + nc, keep])
-        conf, cls_id = conf[keep], cls_id[keep]
-        rects = [
-            ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(a))
-            for b, a in zip(boxes, angles, strict=True)
-        ]
-        idx = cv2.dnn.NMSBoxesRotated(rects, conf.tolist(), self.conf, self.iou)
-        idx = np.array(idx, np.intp).reshape(-1)
-        corners = (
-            np.stack(
-                [
-                    order_card_corners(lb.to_frame(cv2.boxPoints(rects[i]).astype(np.float32)))
-                    for i in idx
-                ]
-            )
-            if len(idx)
-            else np.zeros((0, 4, 2), np.float32)
-        )
-        return corners.astype(np.float32), conf[idx].astype(np.float32), cls_id[idx]
-
-
-#: Share of a card's middle that must show green and blue ink for a "back" to be a wild.
-WILD_INK = 0.02
-WILDS = ("wild", "wild-draw4")
-
-
-def shows_wild_inks(crop: Image) -> bool:
-    """Whether an upright card crop (BGR) shows a wild's face rather than a back.
-
-    Both are black cards with an oval in the middle, and the detector may take a
-    wild for a face-down card. A back's oval is red with yellow letters; a wild's
-    holds all four colours: green and blue ink in the middle of the card tell them
-    apart, whatever the table around it.
-
-    >>> from synth.render.cards import render_card
-    >>> [shows_wild_inks(cv2.resize(render_card(c, width=64)[..., :3], (64, 64)))
-    ...  for c in ("back", "wild", "wild-draw4")]
-    [False, True, True]
-    """
-    n, m = crop.shape[:2]
-    middle = crop[n // 4 : 3 * n // 4, m // 4 : 3 * m // 4]
-    hsv = cv2.cvtColor(np.ascontiguousarray(middle), cv2.COLOR_BGR2HSV)
-    hue = hsv[..., 0]
-    inked = (hsv[..., 1] > 90) & (hsv[..., 2] > 70)
-    green = float((inked & (hue >= 40) & (hue <= 85)).mean())
-    blue = float((inked & (hue >= 95) & (hue <= 130)).mean())
-    return min(green, blue) >= WILD_INK
-
-
-def _card_shaped(quad: F32) -> bool:
-    """Whether a box has a card's proportions (2:3, with room for a tilted camera)."""
-    w = float(np.linalg.norm(quad[1] - quad[0]))
-    h = float(np.linalg.norm(quad[2] - quad[1]))
-    return 1.25 <= max(w, h) / max(min(w, h), 1e-6) <= 1.85
-
-
-def _has_card_shape(corners: F32, cls_id: npt.NDArray[np.intp]) -> bool:
-    return any(_card_shaped(q) for q, k in zip(corners, cls_id, strict=True) if k == 0)
-
-
-def _needs_margin(corners: F32, cls_id: npt.NDArray[np.intp], shape: tuple[int, ...]) -> bool:
-    """Nothing found, or only large face boxes out of a card's shape (a close-up)."""
-    if len(corners) == 0:
-        return True
-    if _has_card_shape(corners, cls_id):
-        return False
-    largest = max(float(cv2.contourArea(q)) for q in corners)
-    return largest >= 0.1 * shape[0] * shape[1]
-
-
-Box = tuple[float, float, float, float]
-
-
-def _xyxy(corners: F32, shape: tuple[int, ...]) -> F32:
-    """Axis-aligned boxes of ``corners`` (n, 4, 2), clipped to a frame of ``shape``."""
-    if len(corners) == 0:
-        return np.zeros((0, 4), np.float32)
-    h, w = shape[:2]
-    box = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    return np.clip(box, 0, [w, h, w, h]).astype(np.float32)
-
-
-def focus_roi(region: Box, margin: float, shape: tuple[int, ...]) -> Box:
-    """The whole-pixel cut-out around ``region``, ``margin`` pixels wider, inside the frame."""
-    h, w = shape[:2]
-    x0, y0, x1, y1 = region
-    return (
-        float(max(0, int(x0 - margin))),
-        float(max(0, int(y0 - margin))),
-        float(min(w, int(np.ceil(x1 + margin)))),
-        float(min(h, int(np.ceil(y1 + margin)))),
-    )
-
-
-def focus_merge(
-    whole: F32, near: F32, region: Box, roi: Box, shape: tuple[int, ...], edge: float = 2.0
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Which boxes (``xyxy``) of the whole frame and of the close look at ``roi`` to keep.
-
-    Inside ``region`` the close look decides; a box it cut at the cut-out's edge
-    (not the frame's) is a card only partly in view and is left out. Outside, the
-    whole frame decides, less its boxes that a kept close box already covers (a
-    card lying across the region's edge).
-
-    >>> whole = np.float32([[10, 10, 30, 40], [100, 100, 160, 160]])
-    >>> near = np.float32([[105, 100, 135, 145], [50, 60, 80, 110], [41, 90, 61, 130]])
-    >>> keep, take = focus_merge(whole, near, (50, 50, 200, 200), (40, 40, 210, 210), (480, 640))
-    >>> keep.tolist(), take.tolist()
-    ([True, False], [True, True, False])
-    """
-    x0, y0, x1, y1 = region
-
-    def centred_in(b: F32) -> npt.NDArray[np.bool_]:
-        cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
-        return (cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1)
-
-    h, w = shape[:2]
-    rx0, ry0, rx1, ry1 = roi
-    cut = np.zeros(len(near), bool)
-    if rx0 > 0:
-        cut |= near[:, 0] <= rx0 + edge
-    if ry0 > 0:
-        cut |= near[:, 1] <= ry0 + edge
-    if rx1 < w:
-        cut |= near[:, 2] >= rx1 - edge
-    if ry1 < h:
-        cut |= near[:, 3] >= ry1 - edge
-    take = centred_in(near) & ~cut
-    keep = ~centred_in(whole)
-    if take.any() and keep.any():
-        a, b = whole[:, None, :], near[take][None, :, :]
-        iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-        ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-        inter = iw * ih
-        area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-        area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-        iou = inter / np.maximum(area_a + area_b - inter, 1e-6)
-        keep &= iou.max(axis=1) < 0.5
-    return keep, take
 
 
 def _checked_frame(frame_bgr: Image) -> Image:
@@ -346,60 +149,21 @@ class CardRecognizer:
         another classifier raises :class:`DeckFileError`), else the classifier's own
         last layer.
         """
-        root = Path(models_dir) if models_dir is not None else MODELS_DIR
-        meta_path = root / CLASSIFIER_META
-        if not meta_path.exists():
-            raise ModelFilesMissing(
-                f"no {CLASSIFIER_META} in {root}: the recogniser is not trained"
-            )
-        meta = json.loads(meta_path.read_text())
-        names = tuple(str(n) for n in meta["names"])
-        if backend == "auto":
-            has_onnx = (root / DETECTOR_ONNX).exists() and (root / CLASSIFIER_ONNX).exists()
-            backend = _default_onnx_backend() if has_onnx else "torch"
-        if backend in ("onnx", "openvino"):
-            files = (root / DETECTOR_ONNX, root / CLASSIFIER_ONNX)
-        elif backend == "torch":
-            files = (root / DETECTOR_PT, root / CLASSIFIER_PT)
-        else:
-            raise ValueError(f"unknown backend {backend!r}: openvino, onnx, torch or auto")
-        for f in files:
-            if not f.exists():
-                raise ModelFilesMissing(f"missing model file {f}")
-        if backend in ("onnx", "openvino"):
-            det, clf = _runtime_runner(files[0], backend), _runtime_runner(files[1], backend)
-        else:
-            det, clf = _torch_runner(files[0], "obb"), _torch_runner(files[1], "classify")
-        clf_file = files[1]
-        calib_path = deck_file(root) if calibration is None else Path(calibration)
-        if not use_deck:
-            calib_path = None
-        calib = None
-        head = None
-        if calib_path is not None and calib_path.suffix == ".onnx":
-            if not calib_path.exists():
-                raise ModelFilesMissing(f"missing deck classifier {calib_path}")
-            imgsz = int(meta.get("imgsz", 64))
-            clf = _classifier_runner(calib_path, backend, len(names), imgsz)
-            clf_file = calib_path
-        elif calib_path is not None:
-            if is_deck_head(calib_path):
-                head = DeckHead.load(calib_path)
-                _check_head(head, calib_path, root / CLASSIFIER_ONNX)
-            else:
-                calib = DeckCalibration.load(calib_path)
-        rec = cls(
-            det,
-            clf,
-            names,
-            det_imgsz=int(meta.get("det_imgsz", 320)),
-            cls_imgsz=int(meta.get("imgsz", 64)),
-            conf=conf,
-            calibration=calib,
-            backend=backend,
-            head=head,
+        models = load_model_set(
+            models_dir, backend=backend, calibration=calibration, use_deck=use_deck
         )
-        rec.classifier_file = clf_file
+        rec = cls(
+            models.detector,
+            models.classifier,
+            models.face_names,
+            det_imgsz=models.det_imgsz,
+            cls_imgsz=models.cls_imgsz,
+            conf=conf,
+            calibration=models.calibration,
+            backend=models.backend,
+            head=models.head,
+        )
+        rec.classifier_file = models.classifier_file
         return rec
 
     # ------------------------------------------------------------------ calibration

@@ -205,7 +205,14 @@ class FrameSource:
 
     def status(self) -> dict[str, object]:
         """Health at a glance: ``source, connected, fps, last_frame_age_s, reconnects,
-        ended, error`` (what ``/healthz`` shows)."""
+        ended, error`` (what ``/healthz`` shows).
+
+        ``connected`` turns false as soon as the newest frame of a real-time source is
+        ``stall_timeout_s`` old, a moment before the stall is acted on (the reader's
+        read timeout or the watchdog gives the capture up, counts a reconnect in
+        ``reconnects`` and names it in ``error``); frames that come back in between
+        arrive over the same connection, with no reconnect counted.
+        """
         now = time.monotonic()
         with self._cond:
             age = None if self._last_frame_wall is None else now - self._last_frame_wall

@@ -1,0 +1,71 @@
+"""Modules split in two keep their old import paths: every name that code, benchmarks
+and docs import from ``web.game`` and ``vision.recognition`` still imports from there,
+and is the same object as in its new home."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+MOVED = {
+    "web.game": {
+        "web.game_core": ["GameCore"],
+        "web.game_values": [
+            "ASK",
+            "INFERRED",
+            "RULES_EVENT",
+            "ServiceError",
+            "Submitted",
+            "history_size",
+            "is_rules_change",
+            "resolve_rules",
+            "rounds_of",
+        ],
+        "tracker": ["Game"],
+    },
+    "vision.recognition": {
+        "vision.card_finder": [
+            "CardFinder",
+            "Letterbox",
+            "_card_shaped",
+            "_has_card_shape",
+            "_needs_margin",
+        ],
+        "vision.focus": ["Box", "_xyxy", "focus_merge", "focus_roi"],
+        "vision.wild_inks": ["WILD_INK", "WILDS", "shows_wild_inks"],
+        "vision.model_set": ["load_model_set"],
+        "vision.model_files": [
+            "CLASSIFIER_HEAD_FILE",
+            "CLASSIFIER_META",
+            "CLASSIFIER_ONNX",
+            "CLASSIFIER_PT",
+            "DECK_CLASSIFIER_FILE",
+            "DECK_FILE",
+            "DeckCalibration",
+            "DeckFileError",
+            "ModelFilesMissing",
+            "base_head",
+            "classifier_digest",
+        ],
+        "vision.geometry": ["warp_crop"],
+        "vision.yolo_env": ["MODELS_DIR"],
+    },
+}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_moved_names_import_from_their_old_module(old: str) -> None:
+    module = importlib.import_module(old)
+    for new, names in MOVED[old].items():
+        home = importlib.import_module(new)
+        for name in names:
+            assert getattr(module, name) is getattr(home, name), f"{old}.{name}"
+
+
+def test_the_classes_stay_where_they_were() -> None:
+    from vision.recognition import CardRecognizer
+    from web.game import GameService
+
+    assert CardRecognizer.__module__ == "vision.recognition"
+    assert GameService.__module__ == "web.game"
