@@ -13,8 +13,9 @@ recogniser -> watcher -> tracker with the referee's rulings from the truth (as
 (precision / recall), seats and latency, then pooled over the tuning styles and
 over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``), the
 held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) and
-the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``) and the two defined
-after the fourth pass (``FOURTH_HELD_OUT_STYLES``). The watcher's
+the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``), the two defined
+after the fourth pass (``FOURTH_HELD_OUT_STYLES``) and the two after the fifth
+(``FIFTH_HELD_OUT_STYLES``). The watcher's
 thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
@@ -44,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
 from synth.styles import (  # noqa: E402
+    FIFTH_HELD_OUT_STYLES,
     FOURTH_HELD_OUT_STYLES,
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
@@ -61,6 +63,7 @@ GROUPS = (
     ("old held out", OLD_HELD_OUT_STYLES),
     ("new held out", NEW_HELD_OUT_STYLES),
     ("fourth held out", FOURTH_HELD_OUT_STYLES),
+    ("fifth held out", FIFTH_HELD_OUT_STYLES),
 )
 
 
@@ -122,6 +125,7 @@ def markdown(out: dict[str, Any], key: str) -> str:
         ("old held out", OLD_HELD_OUT_STYLES),
         ("new held out", NEW_HELD_OUT_STYLES),
         ("fourth held out", FOURTH_HELD_OUT_STYLES),
+        ("fifth held out", FIFTH_HELD_OUT_STYLES),
     ):
         for name in names:
             if name in out[key]["styles"]:

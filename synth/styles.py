@@ -200,6 +200,28 @@ STYLES: dict[str, VideoStyle] = {
             pile_angle=2.2,
             player_speed_spread=0.5,
         ),
+        # Held out, defined (2 December 2026, fourth session, at 08:50 UTC) after the
+        # fifth pass's rules and before anything was measured on them; measured once.
+        VideoStyle(
+            "covering-slow-slide-20fps",
+            hold="cover",
+            entry="slide",
+            fps=20.0,
+            motion_blur=0.7,
+            player_speed_spread=0.5,
+        ),
+        VideoStyle(
+            "warm-drop-untidy-28fps",
+            entry="drop",
+            drop_scale=1.3,
+            fps=28.0,
+            motion_blur=0.5,
+            light_level=0.75,
+            white_balance=(0.8, 0.96, 1.12),
+            pile_offset=2.2,
+            pile_angle=1.8,
+            player_speed_spread=0.4,
+        ),
     )
 }
 
@@ -228,8 +250,10 @@ NEW_HELD_OUT_STYLES: tuple[str, ...] = (
 )
 # ... and these two since the fourth pass (2 December 2026, third session).
 FOURTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-dim-22fps", "steep-messy-speeds")
+# ... and these two since the fifth pass (2 December 2026, fourth session).
+FIFTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-slow-slide-20fps", "warm-drop-untidy-28fps")
 HELD_OUT_STYLES: tuple[str, ...] = (
-    OLD_HELD_OUT_STYLES + NEW_HELD_OUT_STYLES + FOURTH_HELD_OUT_STYLES
+    OLD_HELD_OUT_STYLES + NEW_HELD_OUT_STYLES + FOURTH_HELD_OUT_STYLES + FIFTH_HELD_OUT_STYLES
 )
 
 

@@ -134,6 +134,24 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "pile_angle",
             "player_speed_spread",
         },
+        "covering-slow-slide-20fps": {
+            "hold",
+            "entry",
+            "fps",
+            "motion_blur",
+            "player_speed_spread",
+        },
+        "warm-drop-untidy-28fps": {
+            "entry",
+            "drop_scale",
+            "fps",
+            "motion_blur",
+            "light_level",
+            "white_balance",
+            "pile_offset",
+            "pile_angle",
+            "player_speed_spread",
+        },
     }
     # Each new tuning style stands for a held-out one's phenomenon with other values.
     for tuning, held_out in (
