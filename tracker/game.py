@@ -22,27 +22,24 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
 from typing import Any, Final
 
-from tracker.cards import Card
 from tracker.events import (
     EVENT_TYPES,
     Catch,
     Challenge,
-    Color,
     Draw,
     Event,
     EventError,
     Pass,
-    Play,
     Uno,
     parse_event,
 )
-from tracker.handlers.common import COPIES, Bad, Context, describe_values
+from tracker.handlers.common import Bad, Context
+from tracker.handlers.plays import on_color, on_play
 from tracker.handlers.rounds import on_end_round, on_flip, on_round
-from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_penalty
 from tracker.messages import Alert
 from tracker.rules import OFFICIAL, RuleSet
 from tracker.state import FLIP, OVER, PHASE_NAMES, PLAY, GameState
@@ -68,8 +65,8 @@ class Game:
         self._handlers: dict[str, Any] = {
             "round": partial(on_round, self._ctx),
             "flip": partial(on_flip, self._ctx),
-            "play": self._on_play,
-            "color": self._on_color,
+            "play": partial(on_play, self._ctx),
+            "color": partial(on_color, self._ctx),
             "draw": self._on_draw,
             "pass": self._on_pass,
             "uno": self._on_uno,
@@ -265,197 +262,6 @@ class Game:
         self._ctx.extra = None
 
     # ------------------------------------------------------------------ handlers
-
-    def _on_play(self, s: GameState, ev: Play) -> tuple[bool, list[Alert], bool]:
-        c = self._ctx
-        # The hot path of a replay: checks are inlined where it pays.
-        if s.phase != PLAY:
-            c.need_play(s)
-        rules = c.rules
-        cards = ev.cards
-        k = len(cards)
-        color = ev.color
-        seat = c.seat(s, ev.player)
-        name = s.players[seat]
-        if k == 1:
-            card_name = cards[0].name
-            if s.discard_counts.get(card_name, 0) >= COPIES[card_name]:
-                c.check_copies(s, cards)  # raises, saying why
-        else:
-            c.check_copies(s, cards)
-        if s.hands[seat] < k:
-            raise Bad(
-                "not-enough-cards",
-                f"{name} holds {s.hands[seat]} card(s) by the record, cannot play {k}",
-                name,
-            )
-        top = s.top
-        assert top is not None  # PLAY phase always has a top card
-        first = cards[0]
-        # Who may play now?
-        implied_pass = jump_in = False
-        if seat != s.turn:
-            if rules.jump_in and self._can_jump_in(s, cards):
-                jump_in = True
-            elif s.drew and s.pending == 0 and seat == c.next(s, s.turn):
-                implied_pass = True  # the player who drew passed
-            else:
-                turn = c.name(s, s.turn)
-                return (
-                    False,
-                    [Alert("out-of-turn", name, {"card": first.name, "turn": turn})],
-                    False,
-                )
-        penalty = rules.wrong_card_penalty
-        if k > 1:
-            if not rules.multi_play:
-                alert = Alert("illegal-card", name, {"count": k}, "single")
-                return c.refuse(s, alert, seat, penalty)
-            if any(c.value != first.value for c in cards):
-                names = ", ".join(c.name for c in cards)
-                return c.refuse(
-                    s, Alert("illegal-card", name, {"cards": names}, "mixed"), seat, penalty
-                )
-        if not jump_in:
-            judged = self._judge(s, name, cards)
-            if judged is not None:
-                return c.refuse(s, judged, seat, penalty)
-        allowed = rules.last_card_values
-        if s.hands[seat] == k and allowed is not None and first.value not in allowed:
-            params = {"card": first.name, "allowed": describe_values(allowed)}
-            return c.refuse(s, Alert("illegal-last-card", name, params), seat, penalty)
-
-        # Legal: apply it.
-        call = s.provisional_call
-        if call is not None:
-            s.provisional_call = None
-            if call[0] == seat and s.hands[seat] - k <= 1:
-                s.called[seat] = True  # the call made before several cards counts
-                call = None
-        if implied_pass:
-            s.turn = seat
-        if s.catch != seat:
-            s.catch = -1
-        s.wd4 = None
-        s.drew = False
-        s.auto_passed = -1
-        s.hands[seat] -= k
-        counts = s.discard_counts
-        for card in cards:
-            counts[card.name] = counts.get(card.name, 0) + 1
-        s.discard += k
-        if k > 1 and color is not None and not first.is_wild:
-            top = next(c for c in reversed(cards) if c.color == color)
-        else:
-            top = cards[-1]
-        s.top = top
-        s.color = color if top.is_wild else top.color
-        s.multi = (
-            tuple(cards) if k > 1 and color is None and len({c.color for c in cards}) > 1 else ()
-        )
-        s.penalty_served = False
-        left = s.hands[seat]
-        if left == 1 and not s.called[seat]:
-            s.catch = seat
-        value = first.value
-        amount = first.draw_amount * k
-        if left == 0:
-            # Going out ends the round; a last Draw Two / Wild Draw Four still counts.
-            s.phase = OVER
-            s.winner = seat
-            s.catch = -1
-            if amount and rules.last_card_draw_applies:
-                s.pending += amount
-                s.pending_kind = value
-                s.pending_cards = k
-                s.turn = c.next(s, seat)
-            elif s.pending and value == "wild" and rules.last_card_draw_applies:
-                s.turn = c.next(s, seat)
-            else:
-                s.pending = 0
-                s.pending_kind = ""
-                s.turn = -1
-            return True, c.false_call(s, call), True
-        if value == "skip":
-            s.turn = c.next(s, seat, 1 + k)
-        elif value == "reverse":
-            if k % 2:
-                s.direction = -s.direction
-            if s.n == 2 and rules.reverse_skips_two_players:
-                s.turn = c.next(s, seat, 1 + k)
-            else:
-                s.turn = c.next(s, seat)
-        else:
-            s.turn = (seat + s.direction) % s.n
-            if amount:
-                if value == "wild-draw4" and draw4_open_to_challenge(rules, s.pending, k):
-                    s.wd4 = (seat, s.turn)
-                s.pending += amount
-                s.pending_kind = value
-                s.pending_cards = k
-        if call is not None:
-            return True, c.false_call(s, call), True
-        return True, [], True
-
-    def _can_jump_in(self, s: GameState, cards: Sequence[Card]) -> bool:
-        c = self._ctx
-        top = s.top
-        if top is None or top.is_wild or any(c is not top for c in cards):
-            return False
-        if s.pending:
-            return top.value == "draw2" and answers_penalty(
-                c.rules, s.pending_kind, s.pending_cards, cards
-            )
-        return True
-
-    def _judge(self, s: GameState, name: str, cards: Sequence[Card]) -> Alert | None:
-        """The alert a play by the player on turn deserves, or None when it is legal."""
-        c = self._ctx
-        rules = c.rules
-        first = cards[0]
-        value = first.value
-        top = s.top
-        assert top is not None
-        if s.pending:
-            kind = s.pending_kind
-            if answers_penalty(rules, kind, s.pending_cards, cards):
-                return None
-            params = {"card": first.name, "pending": s.pending, "top": top.name}
-            can_answer = may_answer_penalty(rules, kind)
-            return Alert("penalty-pending", name, params, None if can_answer else "take")
-        color = s.color
-        if first.is_wild or color is None or first.color == color:
-            # A black card goes on anything; while the color of a wild on top is not
-            # named yet, the card played names it.
-            return None
-        if len(cards) > 1 and any(c.color == color for c in cards):
-            return None
-        params = {"card": first.name, "top": top.name, "color": color}
-        if top.value == value:
-            if not (rules.follow_color_after_penalty and s.penalty_served):
-                return None
-            return Alert("illegal-card", name, params, "follow-color")
-        return Alert("illegal-card", name, params)
-
-    def _on_color(self, s: GameState, ev: Color) -> tuple[bool, list[Alert], bool]:
-        c = self._ctx
-        c.need_play(s)
-        color = ev.color
-        if s.multi and s.top is not None and not s.top.is_wild:
-            # After several cards at once the player says which color ends on top.
-            chosen = [c for c in s.multi if c.color == color]
-            if not chosen:
-                played = ", ".join(c.name for c in s.multi)
-                raise Bad("bad-field", f"'color' {color} is not among the cards played: {played}")
-            s.top = chosen[-1]
-            s.color = color
-            s.multi = ()
-            return True, [], True
-        if s.top is None or not s.top.is_wild:
-            top = s.top.name if s.top else "nothing"
-            raise Bad("no-wild", f"a color is named for a wild, but {top} is on top")
-        s.color = color
-        return True, [], True
 
     def _on_draw(self, s: GameState, ev: Draw) -> tuple[bool, list[Alert], bool]:
         c = self._ctx

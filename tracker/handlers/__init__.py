@@ -6,4 +6,6 @@ typed event; it changes the state in place and says ``(ok, alerts, changed)``.
   the rules share (seats, drawing, a refused play), :class:`~tracker.handlers.common.Bad`.
 * :mod:`tracker.handlers.rounds`: ``round`` (the deal), ``flip`` (the starter card),
   ``end-round`` (the round scored).
+* :mod:`tracker.handlers.plays`: ``play`` (who may play, which cards, their effect) and
+  ``color``.
 """
