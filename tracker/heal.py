@@ -12,6 +12,11 @@ others as a one-tap fix (:meth:`Healer.resolve`). The camera's view of the pile
 (:meth:`Healer.observe_top`) is evidence: a card seen on top, steadily, that the record
 does not show names the missed play.
 
+The parts: :mod:`tracker.heal_catalogue` lists the explanations, :mod:`tracker.heal_trials`
+tries one on the game and takes it back, :mod:`tracker.heal_options` holds their costs and
+texts, :mod:`tracker.heal_answers` what the healer answers; the :class:`Healer` here
+chooses, asks and remembers.
+
 >>> from tracker.rules import preset
 >>> healer = Healer(Game(preset("official")))
 >>> _ = healer.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
@@ -33,11 +38,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from tracker.amend import Rewrite, rewind, rewrite
+from tracker.amend import Rewrite, rewrite
 from tracker.game import Game, Verdict
 from tracker.heal_answers import ASK, AskReferee, Healed
 from tracker.heal_catalogue import Catalogue
 from tracker.heal_options import HealSettings, Option, drawn_count, event_cards, with_card
+from tracker.heal_trials import commit, fits, restore
 
 Event = dict[str, Any]
 
@@ -58,7 +64,6 @@ MISS_REASONS: Final = frozenset(
         "not-enough-cards",  # a missed draw: the hand holds one more than the record
     }
 )
-_STATE_KEYS: Final = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
 
 
 @dataclass
@@ -100,7 +105,7 @@ class Healer:
         at, seq = len(log), game.seq
         verdict = game.apply(event)
         if self._duplicate(event, verdict, log[-1] if log else None):
-            self._restore(at, [], seq)
+            restore(game, at, [], seq)
             game.seq = seq + 1
             healed = Healed([], verdict, False)
             healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
@@ -111,7 +116,7 @@ class Healer:
             elif event["type"] != "color":
                 self._refused = []
             return self._done(Healed([(event, verdict)], verdict, verdict.ok))
-        self._restore(at, [], seq)
+        restore(game, at, [], seq)
         return self._decide(event, self._explain(event, verdict), at, seq)
 
     def undo(self) -> Healed:
@@ -138,9 +143,10 @@ class Healer:
         if t - since < self.settings.top_patience_s or self._handled == (card, since):
             return None
         self._handled = (card, since)
-        at, seq = len(self.game.events), self.game.seq
+        game = self.game
+        at, seq = len(game.events), game.seq
         options = [
-            o for o in self._catalogue().top_options(card) if self._try(o, None, at, seq, card)
+            o for o in self._catalogue().top_options(card) if fits(game, o, None, at, seq, card)
         ]
         return self._decide(None, options, at, seq) if options else None
 
@@ -161,8 +167,8 @@ class Healer:
         game = self.game
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
-        self._restore(q.base, q.tail, None, steps)
-        answer = self._commit(option, q.event, steps)
+        restore(game, q.base, q.tail, None, steps)
+        answer = commit(game, option, q.event, steps)
         self.question = None
         self._done(Healed([], answer, answer.ok))
         alerts = list(answer.alerts)
@@ -213,9 +219,9 @@ class Healer:
         ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
         cost = s.as_judged + (0.0 if ruled else s.contradicted)
         options.append(Option("as-judged", [], cost, as_judged=verdict))
-        found = [o for o in options if self._try(o, event, at, seq, None)]
+        found = [o for o in options if fits(game, o, event, at, seq, None)]
         if min((o.cost for o in found if o.as_judged is None), default=cost) >= cost:
-            found += [o for o in self._earlier(at, seq) if self._try(o, event, at, seq, None)]
+            found += [o for o in self._earlier(at, seq) if fits(game, o, event, at, seq, None)]
         return found
 
     def _earlier(self, at: int, seq: int) -> list[Option]:
@@ -228,73 +234,17 @@ class Healer:
                 break
             if log[index]["type"] not in ("play", "draw", "pass") or log[index].get("inferred"):
                 continue
-            self._restore(index, [], seq)
+            restore(game, index, [], seq)
             for option in self._catalogue().candidates(log[index]):
                 if option.rewrite is None and all("player" in e for e in option.events):
                     inferred = [{**e, "inferred": True} for e in option.events]
                     cost = option.cost + back * s.earlier
                     rewrite = (index, [*inferred, log[index]])
                     out.append(Option(option.kind, [], cost, option.guessed, rewrite))
-            self._restore(index, log[index:at], seq)
+            restore(game, index, log[index:at], seq)
         return out
 
     # ------------------------------------------------------------------ trying and choosing
-
-    def _try(self, option: Option, event: Event | None, at: int, seq: int, top: str | None) -> bool:
-        """Apply ``option`` (then ``event``), note the state, and take it all back."""
-        base = option.base(at)
-        tail = self.game.events[base:at]
-        steps: list[tuple[Event, Verdict]] = []
-        final = self._commit(option, event, steps)
-        fine = all(v.ok and not v.alerts for _, v in steps[:-1])
-        fine = fine and (option.as_judged is not None or (final.ok and not final.alerts))
-        if top is not None:
-            fine = fine and self.game.state_json()["top"] == top
-        option.state = _key(self.game)
-        option.applied = [e for e, _ in steps if e.get("inferred")]
-        self._restore(base, tail, seq)
-        return fine
-
-    def _commit(
-        self, option: Option, event: Event | None, steps: list[tuple[Event, Verdict]]
-    ) -> Verdict:
-        """Apply an option's rewrite and inferred events, then ``event``; the last verdict."""
-        game = self.game
-        if option.rewrite is not None:
-            index, fixed = option.rewrite
-            later = game.events[index + 1 :]
-            self._restore(index, [], None, steps)
-            steps += [(new, game.apply(new)) for new in fixed]
-            steps += [(old, game.apply(old)) for old in later]
-        for template in option.events:
-            inferred = {**template, "inferred": True}
-            if inferred["type"] in ("play", "draw", "pass") and "player" not in inferred:
-                inferred["player"] = game.state_json()["turn"]
-            steps.append((inferred, game.apply(inferred)))
-        steps += [(again, game.apply(again)) for again in option.replayed]
-        if event is not None and not option.instead:
-            steps.append((event, game.apply(event)))
-        if not steps:
-            raise ValueError("an explanation with nothing to apply")
-        return steps[-1][1]
-
-    def _restore(
-        self,
-        base: int,
-        tail: list[Event],
-        seq: int | None,
-        steps: list[tuple[Event, Verdict]] | None = None,
-    ) -> None:
-        """Undo down to ``base`` events, then apply ``tail`` again; ``seq`` restores the
-        game's counter (a trial leaves no trace), else the undos go to ``steps``."""
-        game = self.game
-        rewind(game, base, steps)
-        for event in tail:
-            verdict = game.apply(event)
-            if steps is not None:
-                steps.append((event, verdict))
-        if seq is not None:
-            game.seq = seq
 
     def _decide(self, event: Event | None, options: list[Option], at: int, seq: int) -> Healed:
         """Apply the best explanation; ask the referee when it is a guess or has rivals."""
@@ -318,7 +268,7 @@ class Healer:
         base = min(o.base(at) for o in [best, *rivals, *(misses if silent else [])])
         tail = game.events[base:at]
         steps: list[tuple[Event, Verdict]] = []
-        final = self._commit(best, event, steps)
+        final = commit(game, best, event, steps)
         healed = Healed(steps, final, final.ok)
         if best.as_judged is None:
             healed.kind = best.kind
@@ -348,8 +298,8 @@ class Healer:
         for index, option in enumerate(q.options[1:], start=1):
             for trial in (True, False):
                 steps: list[tuple[Event, Verdict]] = []
-                self._restore(q.base, q.tail, None, steps)
-                answer = self._commit(option, q.event, steps)
+                restore(game, q.base, q.tail, None, steps)
+                answer = commit(game, option, q.event, steps)
                 end = len(game.events)
                 fine = answer.ok or option.as_judged is not None
                 for old in later:
@@ -360,7 +310,7 @@ class Healer:
                 steps.append((event, final))
                 fine = fine and final.ok and not final.alerts
                 if trial:
-                    self._restore(q.base, now, seq)
+                    restore(game, q.base, now, seq)
                     if not fine:
                         break
                     continue
@@ -435,14 +385,6 @@ def _design_state(game: Game) -> dict[str, Any]:
     """The DESIGN.md state of ``game`` (turn, direction, top, color, pending, hands)."""
     state = game.state_json()
     return {k: state[k] for k in ("turn", "direction", "top", "color", "pending_draw", "hands")}
-
-
-def _key(game: Game) -> tuple[Any, ...]:
-    state = game.state_json()
-    return tuple(
-        tuple(sorted(state[k].items())) if isinstance(state[k], dict) else state[k]
-        for k in _STATE_KEYS
-    )
 
 
 __all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]
