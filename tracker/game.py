@@ -3,7 +3,8 @@
 The tracker is an observer: it sees what lands on the table and hears the referee's
 rulings, so it knows how many cards each player holds, never which. Every event gets
 exactly one :class:`Verdict`; bad input gives a ``bad-event`` verdict, never an
-exception.
+exception. The rules of each event type are in :mod:`tracker.handlers`; the game
+dispatches to them, keeps the history and undoes.
 
 >>> from tracker.rules import preset
 >>> game = Game(preset("official"))
@@ -22,43 +23,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from functools import partial
 from typing import Any, Final
 
-from tracker.cards import DECK_COUNTS, DECK_SIZE, Card, hand_points
-from tracker.events import (
-    EVENT_TYPES,
-    Catch,
-    Challenge,
-    Color,
-    Draw,
-    EndRound,
-    Event,
-    EventError,
-    Flip,
-    Pass,
-    Play,
-    Round,
-    Uno,
-    parse_event,
-)
-from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_penalty
+from tracker.events import EVENT_TYPES, Event, EventError, parse_event
+from tracker.handlers import HANDLERS
+from tracker.handlers.common import Bad, Context
 from tracker.messages import Alert
 from tracker.rules import OFFICIAL, RuleSet
-from tracker.scoring import match_winner, round_deltas
-from tracker.state import FLIP, MATCH_OVER, OVER, PHASE_NAMES, PLAY, WAITING, GameState
+from tracker.state import FLIP, OVER, PHASE_NAMES, PLAY, GameState
 from tracker.verdict import Verdict
-
-_COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
-_BY_NAME: Final = {card.name: card for card in DECK_COUNTS}
-
-
-class _Bad(Exception):
-    """Input the tracker cannot apply; becomes a ``bad-event`` alert."""
-
-    def __init__(self, reason: str, detail: str, player: str | None = None) -> None:
-        super().__init__(detail)
-        self.alert = Alert("bad-event", player, {"reason": reason, "detail": detail})
 
 
 class Game:
@@ -72,26 +47,25 @@ class Game:
     CHECKPOINT_EVERY: Final = 64
 
     def __init__(self, rules: RuleSet | None = None) -> None:
-        self.rules: RuleSet = rules if rules is not None else OFFICIAL
+        self._ctx = Context(rules if rules is not None else OFFICIAL)
         self.seq = 0
         self._s = GameState()
         self._history: list[Event] = []
         self._checkpoints: dict[int, GameState] = {0: self._s.copy()}
-        self._extra: dict[str, Any] | None = None
         self._handlers: dict[str, Any] = {
-            "round": self._on_round,
-            "flip": self._on_flip,
-            "play": self._on_play,
-            "color": self._on_color,
-            "draw": self._on_draw,
-            "pass": self._on_pass,
-            "uno": self._on_uno,
-            "catch": self._on_catch,
-            "challenge": self._on_challenge,
-            "end-round": self._on_end_round,
+            etype: partial(handler, self._ctx) for etype, handler in HANDLERS.items()
         }
 
     # ------------------------------------------------------------------ public API
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules the game judges by; may be changed between events."""
+        return self._ctx.rules
+
+    @rules.setter
+    def rules(self, rules: RuleSet) -> None:
+        self._ctx.rules = rules
 
     @classmethod
     def replay(
@@ -112,7 +86,7 @@ class Game:
         ``event`` is a typed event (:mod:`tracker.events`) or a dict, parsed here.
         """
         self.seq += 1
-        self._extra = None
+        self._ctx.extra = None
         if not isinstance(event, _EVENT_CLASSES):
             try:
                 event = parse_event(event)
@@ -124,12 +98,12 @@ class Game:
             return self._undo()
         try:
             ok, alerts, changed = self._handlers[etype](self._s, event)
-        except _Bad as bad:
+        except Bad as bad:
             return self._verdict(False, [bad.alert])
         except Exception as error:  # a bug must not stop the live game
             with contextlib.suppress(Exception):
                 self._rebuild()  # back to the state before this event
-            internal = _Bad("internal", f"{type(error).__name__}: {error}")
+            internal = Bad("internal", f"{type(error).__name__}: {error}")
             return self._verdict(False, [internal.alert])
         if changed:
             if etype != "color" and not (ok and etype == "play"):
@@ -167,7 +141,7 @@ class Game:
             return self.apply(event)
         finally:
             self.seq, self._s, self._history, self._checkpoints = saved
-            self._extra = None
+            self._ctx.extra = None
 
     def apply_json(self, line: str | bytes) -> Verdict:
         """Judge one line of a JSON Lines log; a line that is not JSON gets ``bad-event``.
@@ -179,8 +153,8 @@ class Game:
             event = json.loads(line)
         except (ValueError, RecursionError) as error:  # not UTF-8; nested too deep
             self.seq += 1
-            self._extra = None
-            not_json = _Bad("not-json", f"the line is not JSON ({error})")
+            self._ctx.extra = None
+            not_json = Bad("not-json", f"the line is not JSON ({error})")
             return self._verdict(False, [not_json.alert])
         return self.apply(event)
 
@@ -247,11 +221,11 @@ class Game:
             s.color,
             s.pending,
         )
-        return Verdict(self.seq, ok, alerts, snapshot, self._extra)
+        return Verdict(self.seq, ok, alerts, snapshot, self._ctx.extra)
 
     def _undo(self) -> Verdict:
         if not self._history:
-            bad = _Bad("nothing-to-undo", "nothing to undo")
+            bad = Bad("nothing-to-undo", "nothing to undo")
             return self._verdict(False, [bad.alert])
         self._history.pop()
         self._rebuild()
@@ -266,625 +240,12 @@ class Game:
         self._s = self._checkpoints[start].copy()
         for event in self._history[start:]:
             self._handlers[event.type](self._s, event)
-        self._extra = None
-
-    def _name(self, seat: int) -> str | None:
-        return self._s.players[seat] if seat >= 0 else None
-
-    def _seat(self, s: GameState, name: str | None, key: str = "player") -> int:
-        """The seat of the player ``name``; absent means whoever's turn it is."""
-        if name is None:
-            if key != "player" or s.turn < 0:
-                raise _Bad("bad-field", f"the event needs a {key!r}")
-            return s.turn
-        seat = s.index.get(name)
-        if seat is None:
-            raise _Bad(
-                "unknown-player",
-                f"unknown player {name!r} (players: {', '.join(s.players) or 'none yet'})",
-            )
-        return seat
-
-    def _need_play(self, s: GameState) -> None:
-        if s.phase == PLAY:
-            return
-        if s.phase == FLIP:
-            raise _Bad("need-flip", "turn up the starter card first (a 'flip' event)")
-        if s.phase == OVER:
-            raise _Bad("round-over", "the round is over: send 'end-round' with the hands")
-        raise _Bad("no-round", "no round in progress: start one with a 'round' event")
-
-    def _next(self, s: GameState, seat: int, steps: int = 1) -> int:
-        return (seat + s.direction * steps) % s.n
-
-    def _available(self, s: GameState) -> int:
-        """Cards that can still be drawn (after a reshuffle, where the rules do one)."""
-        if self.rules.empty_draw_pile == "reshuffle":
-            return s.draw_pile + max(s.discard - 1, 0)
-        return s.draw_pile
-
-    def _take(self, s: GameState, seat: int, count: int) -> int:
-        """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
-        if count > s.draw_pile and self.rules.empty_draw_pile == "reshuffle" and s.discard > 1:
-            # The discard pile, all but its top card, becomes the new draw pile.
-            s.draw_pile += s.discard - 1
-            s.discard = 1
-            s.discard_counts = {s.top.name: 1} if s.top is not None else {}
-        count = min(count, s.draw_pile)
-        if count:
-            s.draw_pile -= count
-            s.hands[seat] += count
-            s.called[seat] = False
-            if s.catch == seat:
-                s.catch = -1
-        return count
-
-    def _pile_check(self, s: GameState) -> None:
-        """With ``empty_draw_pile = end-round`` the round ends once the pile is empty."""
-        if self.rules.empty_draw_pile == "end-round" and s.draw_pile == 0 and s.phase == PLAY:
-            s.phase = OVER
-            s.winner = -1
-            s.turn = -1
-            s.pending = 0
-            s.pending_kind = ""
-            s.catch = -1
-            s.wd4 = None
-            s.provisional_call = None
-
-    def _refuse(
-        self, s: GameState, alert: Alert, seat: int, penalty: int = 0
-    ) -> tuple[bool, list[Alert], bool]:
-        """A refused play: the card goes back to the hand, plus a penalty draw if any."""
-        if penalty > 0:
-            taken = self._take(s, seat, penalty)
-            alert.params["penalty"] = taken
-            self._pile_check(s)
-            return False, [alert], taken > 0
-        return False, [alert], False
-
-    # ------------------------------------------------------------------ handlers
-
-    def _on_round(self, s: GameState, ev: Round) -> tuple[bool, list[Alert], bool]:
-        if s.phase in (FLIP, PLAY, OVER):
-            raise _Bad(
-                "round-in-progress", f"round {s.round_no} is still in progress: end it first"
-            )
-        new_match = s.phase == MATCH_OVER or not s.players
-        names = ev.players
-        if names is None:
-            if new_match:
-                raise _Bad("bad-field", "the first round needs 'players' (clockwise order)")
-            players = s.players
-        else:
-            players = names
-            if not 2 <= len(players) <= 10:
-                raise _Bad("bad-field", f"UNO takes 2 to 10 players, not {len(players)}")
-            if not new_match and players != s.players:
-                raise _Bad(
-                    "bad-field",
-                    f"the first round fixed the seating: {', '.join(s.players)}",
-                )
-        n = len(players)
-        hand_size = self.rules.hand_size if ev.hand_size is None else ev.hand_size
-        if not 1 <= hand_size <= 15 or n * hand_size >= DECK_SIZE:
-            raise _Bad("bad-field", f"'hand_size' must be a whole number 1..15, not {hand_size!r}")
-        dealer_name = ev.dealer
-        if dealer_name is None:
-            # No dealer named: the first player listed plays first.
-            dealer = len(players) - 1 if new_match else s.next_dealer
-        elif dealer_name in players:
-            dealer = players.index(dealer_name)
-        else:
-            raise _Bad("unknown-player", f"unknown dealer {dealer_name!r}")
-        if self.rules.scoring == "partners" and n % 2:
-            raise _Bad("bad-field", f"partners need an even number of players, not {n}")
-        if new_match:
-            s.players = players
-            s.index = {name: seat for seat, name in enumerate(players)}
-            s.n = n
-            s.totals = [0] * n
-            s.round_scores = []
-            s.round_no = 0
-            s.match_winner = None
-        s.round_no += 1
-        s.phase = FLIP
-        s.dealer = dealer
-        s.next_dealer = (dealer + 1) % n
-        s.direction = 1
-        s.turn = (dealer + 1) % n
-        s.top = None
-        s.color = None
-        s.pending = 0
-        s.pending_kind = ""
-        s.penalty_served = False
-        s.drew = False
-        s.auto_passed = -1
-        s.hands = [hand_size] * n
-        s.called = [False] * n
-        s.catch = -1
-        s.wd4 = None
-        s.provisional_call = None
-        s.draw_pile = DECK_SIZE - n * hand_size
-        s.discard = 0
-        s.discard_counts = {}
-        s.winner = -1
-        return True, [], True
-
-    def _on_flip(self, s: GameState, ev: Flip) -> tuple[bool, list[Alert], bool]:
-        if s.phase != FLIP:
-            if s.phase == PLAY:
-                raise _Bad("already-flipped", "the starter card is already turned up")
-            self._need_play(s)
-        card, color = ev.card, ev.color
-        self._check_copies(s, [card])
-        first = (s.dealer + 1) % s.n
-        turn_again = card.value == "wild-draw4" or (
-            card.value == "wild" and self.rules.first_wild == "turn-again"
-        )
-        if turn_again:
-            # Returned to the pile (shuffled in) and another card is turned up.
-            return True, [], False
-        s.draw_pile -= 1
-        s.discard = 1
-        s.discard_counts = {card.name: 1}
-        s.top = card
-        s.phase = PLAY
-        s.turn = first
-        s.color = color if card.is_wild else card.color
-        if self.rules.first_card_actions:
-            if card.value == "skip":
-                s.turn = self._next(s, first)
-            elif card.value == "reverse":
-                # Play goes to the right, from the dealer (or the dealer's right).
-                s.direction = -1
-                right = self.rules.first_reverse == "right-of-dealer"
-                s.turn = self._next(s, s.dealer) if right else s.dealer
-            elif card.value == "draw2":
-                s.pending = 2
-                s.pending_kind = "draw2"
-                s.pending_cards = 1
-        return True, [], True
-
-    def _check_copies(self, s: GameState, cards: Sequence[Card]) -> None:
-        counts = s.discard_counts
-        for card in cards:
-            name = card.name
-            if counts.get(name, 0) + (1 if len(cards) == 1 else cards.count(card)) > _COPIES[name]:
-                raise _Bad(
-                    "too-many-copies",
-                    f"a deck has {_COPIES[name]} {name}; "
-                    f"{counts.get(name, 0)} already lie on the discard pile",
-                )
-
-    def _on_play(self, s: GameState, ev: Play) -> tuple[bool, list[Alert], bool]:
-        # The hot path of a replay: checks are inlined where it pays.
-        if s.phase != PLAY:
-            self._need_play(s)
-        rules = self.rules
-        cards = ev.cards
-        k = len(cards)
-        color = ev.color
-        seat = self._seat(s, ev.player)
-        name = s.players[seat]
-        if k == 1:
-            card_name = cards[0].name
-            if s.discard_counts.get(card_name, 0) >= _COPIES[card_name]:
-                self._check_copies(s, cards)  # raises, saying why
-        else:
-            self._check_copies(s, cards)
-        if s.hands[seat] < k:
-            raise _Bad(
-                "not-enough-cards",
-                f"{name} holds {s.hands[seat]} card(s) by the record, cannot play {k}",
-                name,
-            )
-        top = s.top
-        assert top is not None  # PLAY phase always has a top card
-        first = cards[0]
-        # Who may play now?
-        implied_pass = jump_in = False
-        if seat != s.turn:
-            if rules.jump_in and self._can_jump_in(s, cards):
-                jump_in = True
-            elif s.drew and s.pending == 0 and seat == self._next(s, s.turn):
-                implied_pass = True  # the player who drew passed
-            else:
-                turn = self._name(s.turn)
-                return (
-                    False,
-                    [Alert("out-of-turn", name, {"card": first.name, "turn": turn})],
-                    False,
-                )
-        penalty = rules.wrong_card_penalty
-        if k > 1:
-            if not rules.multi_play:
-                alert = Alert("illegal-card", name, {"count": k}, "single")
-                return self._refuse(s, alert, seat, penalty)
-            if any(c.value != first.value for c in cards):
-                names = ", ".join(c.name for c in cards)
-                return self._refuse(
-                    s, Alert("illegal-card", name, {"cards": names}, "mixed"), seat, penalty
-                )
-        if not jump_in:
-            judged = self._judge(s, name, cards)
-            if judged is not None:
-                return self._refuse(s, judged, seat, penalty)
-        allowed = rules.last_card_values
-        if s.hands[seat] == k and allowed is not None and first.value not in allowed:
-            params = {"card": first.name, "allowed": _describe_values(allowed)}
-            return self._refuse(s, Alert("illegal-last-card", name, params), seat, penalty)
-
-        # Legal: apply it.
-        call = s.provisional_call
-        if call is not None:
-            s.provisional_call = None
-            if call[0] == seat and s.hands[seat] - k <= 1:
-                s.called[seat] = True  # the call made before several cards counts
-                call = None
-        if implied_pass:
-            s.turn = seat
-        if s.catch != seat:
-            s.catch = -1
-        s.wd4 = None
-        s.drew = False
-        s.auto_passed = -1
-        s.hands[seat] -= k
-        counts = s.discard_counts
-        for card in cards:
-            counts[card.name] = counts.get(card.name, 0) + 1
-        s.discard += k
-        if k > 1 and color is not None and not first.is_wild:
-            top = next(c for c in reversed(cards) if c.color == color)
-        else:
-            top = cards[-1]
-        s.top = top
-        s.color = color if top.is_wild else top.color
-        s.multi = (
-            tuple(cards) if k > 1 and color is None and len({c.color for c in cards}) > 1 else ()
-        )
-        s.penalty_served = False
-        left = s.hands[seat]
-        if left == 1 and not s.called[seat]:
-            s.catch = seat
-        value = first.value
-        amount = first.draw_amount * k
-        if left == 0:
-            # Going out ends the round; a last Draw Two / Wild Draw Four still counts.
-            s.phase = OVER
-            s.winner = seat
-            s.catch = -1
-            if amount and rules.last_card_draw_applies:
-                s.pending += amount
-                s.pending_kind = value
-                s.pending_cards = k
-                s.turn = self._next(s, seat)
-            elif s.pending and value == "wild" and rules.last_card_draw_applies:
-                s.turn = self._next(s, seat)
-            else:
-                s.pending = 0
-                s.pending_kind = ""
-                s.turn = -1
-            return True, self._false_call(s, call), True
-        if value == "skip":
-            s.turn = self._next(s, seat, 1 + k)
-        elif value == "reverse":
-            if k % 2:
-                s.direction = -s.direction
-            if s.n == 2 and rules.reverse_skips_two_players:
-                s.turn = self._next(s, seat, 1 + k)
-            else:
-                s.turn = self._next(s, seat)
-        else:
-            s.turn = (seat + s.direction) % s.n
-            if amount:
-                if value == "wild-draw4" and draw4_open_to_challenge(rules, s.pending, k):
-                    s.wd4 = (seat, s.turn)
-                s.pending += amount
-                s.pending_kind = value
-                s.pending_cards = k
-        if call is not None:
-            return True, self._false_call(s, call), True
-        return True, [], True
-
-    def _false_call(self, s: GameState, call: tuple[int, int] | None) -> list[Alert]:
-        """Settle a UNO call made on turn holding more than two cards: it was false."""
-        if call is None:
-            return []
-        seat, held = call
-        s.called[seat] = False
-        penalty = self.rules.false_uno_penalty
-        if not penalty:
-            return []
-        taken = self._take(s, seat, penalty)
-        self._pile_check(s)
-        return [Alert("false-uno", s.players[seat], {"hand": held, "count": taken})]
-
-    def _can_jump_in(self, s: GameState, cards: Sequence[Card]) -> bool:
-        top = s.top
-        if top is None or top.is_wild or any(c is not top for c in cards):
-            return False
-        if s.pending:
-            return top.value == "draw2" and answers_penalty(
-                self.rules, s.pending_kind, s.pending_cards, cards
-            )
-        return True
-
-    def _judge(self, s: GameState, name: str, cards: Sequence[Card]) -> Alert | None:
-        """The alert a play by the player on turn deserves, or None when it is legal."""
-        rules = self.rules
-        first = cards[0]
-        value = first.value
-        top = s.top
-        assert top is not None
-        if s.pending:
-            kind = s.pending_kind
-            if answers_penalty(rules, kind, s.pending_cards, cards):
-                return None
-            params = {"card": first.name, "pending": s.pending, "top": top.name}
-            can_answer = may_answer_penalty(rules, kind)
-            return Alert("penalty-pending", name, params, None if can_answer else "take")
-        color = s.color
-        if first.is_wild or color is None or first.color == color:
-            # A black card goes on anything; while the color of a wild on top is not
-            # named yet, the card played names it.
-            return None
-        if len(cards) > 1 and any(c.color == color for c in cards):
-            return None
-        params = {"card": first.name, "top": top.name, "color": color}
-        if top.value == value:
-            if not (rules.follow_color_after_penalty and s.penalty_served):
-                return None
-            return Alert("illegal-card", name, params, "follow-color")
-        return Alert("illegal-card", name, params)
-
-    def _on_color(self, s: GameState, ev: Color) -> tuple[bool, list[Alert], bool]:
-        self._need_play(s)
-        color = ev.color
-        if s.multi and s.top is not None and not s.top.is_wild:
-            # After several cards at once the player says which color ends on top.
-            chosen = [c for c in s.multi if c.color == color]
-            if not chosen:
-                played = ", ".join(c.name for c in s.multi)
-                raise _Bad("bad-field", f"'color' {color} is not among the cards played: {played}")
-            s.top = chosen[-1]
-            s.color = color
-            s.multi = ()
-            return True, [], True
-        if s.top is None or not s.top.is_wild:
-            top = s.top.name if s.top else "nothing"
-            raise _Bad("no-wild", f"a color is named for a wild, but {top} is on top")
-        s.color = color
-        return True, [], True
-
-    def _on_draw(self, s: GameState, ev: Draw) -> tuple[bool, list[Alert], bool]:
-        rules = self.rules
-        if not (s.phase == OVER and s.pending):
-            self._need_play(s)
-        count = 1 if ev.count is None else ev.count
-        seat = self._seat(s, ev.player)
-        name = s.players[seat]
-        implied_pass = False
-        if seat != s.turn:
-            if s.phase == PLAY and s.drew and s.pending == 0 and seat == self._next(s, s.turn):
-                implied_pass = True
-            else:
-                alert = Alert("out-of-turn", name, {"turn": self._name(s.turn)}, "draw")
-                return False, [alert], False
-        pending = 0 if implied_pass else s.pending
-        if pending:
-            if count > pending:
-                raise _Bad(
-                    "bad-field", f"{name} takes the {pending} penalty cards, not {count}", name
-                )
-        elif not rules.draw_until_playable:
-            if s.drew and not implied_pass:
-                raise _Bad("already-drew", f"{name} already drew a card this turn", name)
-            if count > 1:
-                raise _Bad("bad-field", f"{name} draws one card on a turn under these rules", name)
-        if count > self._available(s):
-            raise _Bad("empty-pile", f"only {self._available(s)} card(s) are left to draw", name)
-        if implied_pass:
-            s.turn = seat
-        if s.catch != seat:
-            s.catch = -1
-        s.wd4 = None
-        s.auto_passed = -1
-        self._take(s, seat, count)
-        if pending:
-            s.pending -= count
-            if s.pending == 0:
-                s.pending_kind = ""
-                s.penalty_served = True
-                s.turn = self._next(s, seat) if s.phase == PLAY else -1
-        else:
-            s.drew = True
-            if not rules.play_drawn_card and not rules.draw_until_playable:
-                s.drew = False
-                s.auto_passed = seat
-                s.turn = self._next(s, seat)
-        self._pile_check(s)
-        if s.provisional_call is not None:
-            call, s.provisional_call = s.provisional_call, None
-            return True, self._false_call(s, call), True
-        return True, [], True
-
-    def _on_pass(self, s: GameState, ev: Pass) -> tuple[bool, list[Alert], bool]:
-        self._need_play(s)
-        seat = self._seat(s, ev.player)
-        name = s.players[seat]
-        if seat != s.turn:
-            if seat == s.auto_passed:
-                return True, [], False  # drawing already ended that turn
-            alert = Alert("out-of-turn", name, {"turn": self._name(s.turn)}, "pass")
-            return False, [alert], False
-        if s.pending:
-            raise _Bad("must-draw-penalty", f"{name} must take the {s.pending} cards", name)
-        if not s.drew and self._available(s) > 0:
-            # (With nothing left to draw, a player who cannot play just passes.)
-            raise _Bad("must-draw", f"{name} must draw a card before passing", name)
-        if s.catch != seat:
-            s.catch = -1
-        s.wd4 = None
-        s.drew = False
-        s.turn = self._next(s, seat)
-        if s.provisional_call is not None:
-            call, s.provisional_call = s.provisional_call, None
-            return True, self._false_call(s, call), True
-        return True, [], True
-
-    def _on_uno(self, s: GameState, ev: Uno) -> tuple[bool, list[Alert], bool]:
-        self._need_play(s)
-        seat = self._seat(s, ev.player)
-        held = s.hands[seat]
-        if held > 2 and self.rules.multi_play and seat == s.turn:
-            # Before several cards at once: the play that follows says whether it was true.
-            changed = s.provisional_call != (seat, held)
-            s.provisional_call = (seat, held)
-            return True, [], changed
-        # The call counts just before (2 cards) or just after (1 card) the next-to-last card.
-        if held in (1, 2):
-            changed = not s.called[seat] or s.catch == seat
-            s.called[seat] = True
-            if s.catch == seat:
-                s.catch = -1
-            return True, [], changed
-        penalty = self.rules.false_uno_penalty
-        if penalty:
-            taken = self._take(s, seat, penalty)
-            self._pile_check(s)
-            alert = Alert("false-uno", s.players[seat], {"hand": held, "count": taken})
-            return False, [alert], True
-        return True, [], False
-
-    def _on_catch(self, s: GameState, ev: Catch) -> tuple[bool, list[Alert], bool]:
-        if s.phase not in (PLAY, OVER):
-            self._need_play(s)
-        seat = self._seat(s, ev.player)
-        by = self._seat(s, ev.by, "by")
-        name = s.players[seat]
-        if by == seat:
-            raise _Bad("bad-field", f"{name} cannot catch themselves", name)
-        if s.catch != seat:
-            if s.hands[seat] != 1:
-                why = f"{name} holds {s.hands[seat]} cards"
-            elif s.called[seat]:
-                why = f"{name} called UNO"
-            else:
-                why = "too late: the next player has already acted"
-            raise _Bad("catch-rejected", f"the catch does not stand: {why}", name)
-        taken = self._take(s, seat, self.rules.uno_penalty)
-        s.catch = -1
-        self._pile_check(s)
-        params = {"by": s.players[by], "count": taken}
-        return True, [Alert("missed-uno", name, params)], True
-
-    def _on_challenge(self, s: GameState, ev: Challenge) -> tuple[bool, list[Alert], bool]:
-        rules = self.rules
-        self._need_play(s)
-        if not (rules.draw4_restricted and rules.draw4_challenge):
-            raise _Bad("no-challenge", "these rules have no Wild Draw Four challenge")
-        guilty = ev.guilty
-        seat = self._seat(s, ev.player)
-        name = s.players[seat]
-        if s.wd4 is None or s.wd4[1] != seat:
-            raise _Bad(
-                "no-challenge",
-                f"{name} cannot challenge now: only the victim of the Wild Draw Four just "
-                "played, before acting",
-                name,
-            )
-        offender, victim = s.wd4
-        s.wd4 = None
-        if guilty:
-            taken = self._take(s, offender, rules.challenge_guilty_draw)
-            s.pending = max(s.pending - 4, 0)
-            if s.pending == 0:
-                s.pending_kind = ""
-                if rules.challenge_guilty_victim_loses_turn:
-                    s.turn = self._next(s, victim)
-            self._pile_check(s)
-            alert = Alert("wild-draw4-bluff", s.players[offender], {"count": taken, "by": name})
-            return True, [alert], True
-        self._take(s, victim, s.pending + rules.challenge_wrong_draw - 4)
-        s.pending = 0
-        s.pending_kind = ""
-        s.penalty_served = True
-        s.turn = self._next(s, victim)
-        self._pile_check(s)
-        return True, [], True
-
-    def _on_end_round(self, s: GameState, ev: EndRound) -> tuple[bool, list[Alert], bool]:
-        rules = self.rules
-        if s.phase not in (FLIP, PLAY, OVER):
-            if s.phase == MATCH_OVER:
-                raise _Bad("no-round", f"the match is over: {s.match_winner} won")
-            self._need_play(s)
-        hands: list[list[Card]] = [[] for _ in s.players]
-        for player, shown in ev.hands:
-            seat = s.index.get(player)
-            if seat is None:
-                raise _Bad("unknown-player", f"unknown player {player!r} in 'hands'")
-            hands[seat] = list(shown)
-        alerts: list[Alert] = []
-        for seat, cards in enumerate(hands):
-            expected = s.hands[seat]
-            owed = s.pending if seat == s.turn and s.phase == OVER else 0
-            if len(cards) not in (expected, expected + owed):
-                params = {"shown": len(cards), "expected": expected + owed}
-                alerts.append(Alert("bad-event", s.players[seat], params, "hand-mismatch"))
-        points = [hand_points(cards, rules.points) for cards in hands]
-        winner: int | None = s.winner if s.winner >= 0 else None
-        if winner is None:
-            empty = [seat for seat, cards in enumerate(hands) if not cards]
-            lowest = min(points)
-            if len(empty) == 1:
-                winner = empty[0]
-            elif not empty and points.count(lowest) == 1:
-                winner = points.index(lowest)
-        deltas = round_deltas(rules.scoring, points, winner, rules.stake)
-        s.totals = [t + d for t, d in zip(s.totals, deltas, strict=True)]
-        players = s.players
-        result = {
-            "number": s.round_no,
-            "winner": players[winner] if winner is not None else None,
-            "points": dict(zip(players, deltas, strict=True)),
-            "hand_points": dict(zip(players, points, strict=True)),
-        }
-        s.round_scores = [*s.round_scores, result]
-        s.match_winner = match_winner(rules.scoring, s.totals, players, rules.target_score)
-        if rules.winner_deals and winner is not None:
-            s.next_dealer = winner
-        else:
-            s.next_dealer = (s.dealer + 1) % s.n
-        s.phase = MATCH_OVER if s.match_winner is not None else WAITING
-        s.hands = [len(cards) for cards in hands]
-        s.turn = -1
-        s.pending = 0
-        s.pending_kind = ""
-        s.catch = -1
-        s.wd4 = None
-        s.provisional_call = None
-        s.drew = False
-        self._extra = {
-            "round": result,
-            "totals": dict(zip(players, s.totals, strict=True)),
-            "match_winner": s.match_winner,
-        }
-        return True, alerts, True
+        self._ctx.extra = None
 
 
 # ---------------------------------------------------------------------- helpers
 
 _EVENT_CLASSES: Final = tuple(EVENT_TYPES.values())
-
-
-def _describe_values(values: frozenset[str]) -> str:
-    numbers = sorted(v for v in values if v.isdigit())
-    others = sorted(v for v in values if not v.isdigit())
-    parts = []
-    if numbers:
-        parts.append(f"{numbers[0]}-{numbers[-1]}" if len(numbers) > 2 else ", ".join(numbers))
-    return ", ".join(parts + others)
 
 
 __all__ = ["Game", "Verdict"]

@@ -12,6 +12,11 @@ others as a one-tap fix (:meth:`Healer.resolve`). The camera's view of the pile
 (:meth:`Healer.observe_top`) is evidence: a card seen on top, steadily, that the record
 does not show names the missed play.
 
+The parts: :mod:`tracker.heal_catalogue` lists the explanations, :mod:`tracker.heal_trials`
+tries one on the game and takes it back, :mod:`tracker.heal_options` holds their costs and
+texts, :mod:`tracker.heal_answers` what the healer answers; the :class:`Healer` here
+chooses, asks and remembers.
+
 >>> from tracker.rules import preset
 >>> healer = Healer(Game(preset("official")))
 >>> _ = healer.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
@@ -30,26 +35,15 @@ True
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from tracker.amend import Rewrite, rewind, rewrite
-from tracker.cards import COLORS, NUMBERS, Card, parse_card
+from tracker.amend import Rewrite, rewrite
 from tracker.game import Game, Verdict
-from tracker.heal_options import (
-    WILDS,
-    HealSettings,
-    Option,
-    bridges,
-    card_or_none,
-    drawn_count,
-    event_cards,
-    laid_fields,
-    plays_card,
-    with_card,
-)
-from tracker.messages import Alert
+from tracker.heal_answers import ASK, AskReferee, Healed
+from tracker.heal_catalogue import Catalogue
+from tracker.heal_options import HealSettings, Option, drawn_count, event_cards, with_card
+from tracker.heal_trials import commit, fits, restore
 
 Event = dict[str, Any]
 
@@ -70,86 +64,6 @@ MISS_REASONS: Final = frozenset(
         "not-enough-cards",  # a missed draw: the hand holds one more than the record
     }
 )
-ASK: Final = "ask-referee"
-_STATE_KEYS: Final = ("turn", "direction", "top", "color", "pending_draw", "hands", "draw_pile")
-
-
-class AskReferee(Alert):
-    """The alert that asks the referee: a :class:`tracker.messages.Alert` of code
-    ``ask-referee``, its sentence from the templates of :mod:`tracker.messages`.
-
-    ``params``: ``question`` (an id, for :meth:`Healer.resolve`) and ``options``
-    (``index``, ``en``, ``zh``: what each option says happened; 0 is the one applied),
-    plus the template's texts (``question_text``, ``statement``, ``others``, each with
-    its ``_zh``).
-    """
-
-    def __init__(self, player: str | None, options: list[Option], question_id: int) -> None:
-        texts = [o.texts() for o in options]
-        en_others = "; ".join(t[1] for t in texts[1:])
-        zh_others = "；".join(t[3] for t in texts[1:])
-        labels = [{"index": i, "en": t[1], "zh": t[3]} for i, t in enumerate(texts)]
-        params: dict[str, Any] = {
-            "question": question_id,
-            "options": labels,
-            "question_text": texts[0][0],
-            "question_text_zh": texts[0][2],
-            "statement": texts[0][1],
-            "statement_zh": texts[0][3],
-            "others": f" Or: {en_others}." if en_others else "",
-            "others_zh": f"也可能：{zh_others}。" if zh_others else "",
-            # True: option 0 is the refusal as judged (nothing was applied for it).
-            "refused": options[0].as_judged is not None,
-        }
-        # Refused as judged, unless the referee says otherwise.
-        variant = "as-judged" if options[0].as_judged is not None else None
-        super().__init__(ASK, player, params, variant)
-
-    def __repr__(self) -> str:
-        return f"AskReferee({self.player!r}, {self.params['options']!r})"
-
-
-class Healed:
-    """What one input did: ``steps`` (each event applied to the game, with its verdict,
-    in order: store them all) and the verdict-like answer for the input itself."""
-
-    def __init__(self, steps: list[tuple[Event, Verdict]], final: Verdict, ok: bool) -> None:
-        self.steps = steps
-        self.ok = ok
-        self.seq = final.seq
-        self.state = final.state
-        self.alerts: list[Any] = list(final.alerts)
-        self.extra = final.extra  # what an end-round verdict adds
-        self.kind: str | None = None  # the explanation applied, when one was
-
-    @property
-    def inferred(self) -> list[Event]:
-        return [e for e, _ in self.steps if e.get("inferred")]
-
-    @property
-    def codes(self) -> list[str]:
-        return [a.code for a in self.alerts]
-
-    def to_json(self, language: str = "en") -> dict[str, Any]:
-        out = {
-            "seq": self.seq,
-            "ok": self.ok,
-            "alerts": [a.to_json(language) for a in self.alerts],
-            "state": self.state,
-        }
-        if self.extra:
-            out.update(self.extra)
-        if self.kind is not None:
-            out["healed"] = self.kind
-            out["inferred"] = self.inferred
-        return out
-
-    def dumps(self, language: str = "en") -> str:
-        """The verdict as one JSON line (like :meth:`Verdict.dumps`)."""
-        return json.dumps(self.to_json(language), ensure_ascii=False)
-
-    def __repr__(self) -> str:
-        return f"Healed(ok={self.ok}, alerts={self.codes}, inferred={self.inferred})"
 
 
 @dataclass
@@ -191,7 +105,7 @@ class Healer:
         at, seq = len(log), game.seq
         verdict = game.apply(event)
         if self._duplicate(event, verdict, log[-1] if log else None):
-            self._restore(at, [], seq)
+            restore(game, at, [], seq)
             game.seq = seq + 1
             healed = Healed([], verdict, False)
             healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
@@ -202,7 +116,7 @@ class Healer:
             elif event["type"] != "color":
                 self._refused = []
             return self._done(Healed([(event, verdict)], verdict, verdict.ok))
-        self._restore(at, [], seq)
+        restore(game, at, [], seq)
         return self._decide(event, self._explain(event, verdict), at, seq)
 
     def undo(self) -> Healed:
@@ -229,8 +143,11 @@ class Healer:
         if t - since < self.settings.top_patience_s or self._handled == (card, since):
             return None
         self._handled = (card, since)
-        at, seq = len(self.game.events), self.game.seq
-        options = [o for o in self._top_options(card) if self._try(o, None, at, seq, card)]
+        game = self.game
+        at, seq = len(game.events), game.seq
+        options = [
+            o for o in self._catalogue().top_options(card) if fits(game, o, None, at, seq, card)
+        ]
         return self._decide(None, options, at, seq) if options else None
 
     def resolve(self, index: int, card: str | None = None, color: str | None = None) -> Healed:
@@ -250,8 +167,8 @@ class Healer:
         game = self.game
         later = game.events[q.end :]
         steps: list[tuple[Event, Verdict]] = []
-        self._restore(q.base, q.tail, None, steps)
-        answer = self._commit(option, q.event, steps)
+        restore(game, q.base, q.tail, None, steps)
+        answer = commit(game, option, q.event, steps)
         self.question = None
         self._done(Healed([], answer, answer.ok))
         alerts = list(answer.alerts)
@@ -282,24 +199,29 @@ class Healer:
 
     # ------------------------------------------------------------------ explanations
 
+    def _catalogue(self) -> Catalogue:
+        """The explanations the game's present state and the camera's view allow."""
+        return Catalogue(self.game, self.settings, self._seen, self._saw_top, self._top)
+
     def _explain(self, event: Event, verdict: Verdict) -> list[Option]:
         game, s = self.game, self.settings
         at, seq = len(game.events), game.seq
         cards = event_cards(event)
-        options = self._candidates(event)
+        catalogue = self._catalogue()
+        options = catalogue.candidates(event)
         if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
-            options += self._recounts(cards)
-        options += self._twice()
-        options = self._weigh(options, {c.name for c in cards})
+            options += catalogue.recounts(cards)
+        options += catalogue.twice()
+        options = catalogue.weigh(options, {c.name for c in cards})
         # The events refused just before may have been right, given the missed ones.
         options += [replace(o, replayed=list(self._refused)) for o in options if self._refused]
         # A refusal for a rule (not an impossible event) may be the player's own mistake.
         ruled = any(alert.code in MISS_CODES for alert in verdict.alerts)
         cost = s.as_judged + (0.0 if ruled else s.contradicted)
         options.append(Option("as-judged", [], cost, as_judged=verdict))
-        found = [o for o in options if self._try(o, event, at, seq, None)]
+        found = [o for o in options if fits(game, o, event, at, seq, None)]
         if min((o.cost for o in found if o.as_judged is None), default=cost) >= cost:
-            found += [o for o in self._earlier(at, seq) if self._try(o, event, at, seq, None)]
+            found += [o for o in self._earlier(at, seq) if fits(game, o, event, at, seq, None)]
         return found
 
     def _earlier(self, at: int, seq: int) -> list[Option]:
@@ -312,322 +234,17 @@ class Healer:
                 break
             if log[index]["type"] not in ("play", "draw", "pass") or log[index].get("inferred"):
                 continue
-            self._restore(index, [], seq)
-            for option in self._candidates(log[index]):
+            restore(game, index, [], seq)
+            for option in self._catalogue().candidates(log[index]):
                 if option.rewrite is None and all("player" in e for e in option.events):
                     inferred = [{**e, "inferred": True} for e in option.events]
                     cost = option.cost + back * s.earlier
                     rewrite = (index, [*inferred, log[index]])
                     out.append(Option(option.kind, [], cost, option.guessed, rewrite))
-            self._restore(index, log[index:at], seq)
+            restore(game, index, log[index:at], seq)
         return out
-
-    def _candidates(self, event: Event) -> list[Option]:
-        """Missed events that may explain ``event`` in the game's present state."""
-        game, s = self.game, self.settings
-        state = game.state_json()
-        turn, cards = state["turn"], event_cards(event)
-        options: list[Option] = []
-        if state["phase"] == "play" and turn is not None:
-            if state["pending_draw"]:
-                draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
-                options.append(Option("penalty", [draw], s.penalty))
-            else:
-                draw, passed = {"type": "draw", "player": turn}, {"type": "pass", "player": turn}
-                options.append(Option("draw", [draw], s.draw))
-                options.append(Option("draw", [draw, passed], s.draw + s.passed))
-                options.append(Option("pass", [passed], s.passed))
-                actor = event.get("player")
-                if isinstance(actor, str) and actor != turn and event.get("type") != "draw":
-                    # The actor drew first (the pass of the player on turn implied).
-                    own = {"type": "draw", "player": actor}
-                    options.append(Option("draw", [own], s.draw))
-                    options.append(Option("draw", [passed, own], s.draw + s.passed))
-            for laid, color, seen in self._guesses(event, state):
-                play: Event = {"type": "play", "player": turn, **laid_fields(laid)}
-                if color is not None:
-                    play["color"] = color
-                cost = s.seen_play if seen else s.guess
-                shown = laid[-1] if seen else None
-                options.append(Option("play", [play], cost, not seen, seen=shown))
-                # Or the player on turn drew and passed, and the next one played it.
-                later = {k: v for k, v in play.items() if k != "player"}
-                after_pass = [{"type": "pass", "player": turn}, later]
-                options.append(Option("play", after_pass, cost + s.passed, not seen, seen=shown))
-            if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
-                # Someone jumped in with the identical card (which looks the same on top).
-                for other in state["hands"]:
-                    if other != turn:
-                        jump = {"type": "play", "card": state["top"], "player": other}
-                        options.append(Option("play", [jump], s.guess, True))
-            if state["top"] in WILDS and cards and cards[0].color is not None:
-                options.append(
-                    Option("color", [{"type": "color", "color": cards[0].color}], s.color)
-                )
-            log = game.events
-            if log and log[-1].get("type") == "play":
-                options.append(Option("retract", [{"type": "undo"}], s.retract))
-            options += self._misreads(cards, list(self._seen), drawn_count(event))
-        elif state["phase"] == "round-over":
-            # The player who went out still holds a card: a draw of theirs was missed.
-            log = game.events
-            plays = [
-                i
-                for i in range(len(log) - 1, -1, -1)[: s.rewrite_depth]
-                if log[i]["type"] == "play"
-            ]
-            if plays:
-                last = log[plays[0]]
-                draw = {"type": "draw", "player": last.get("player"), "inferred": True}
-                rewrite = (plays[0], [draw, last])
-                options.append(Option("late-draw", [], s.draw, rewrite=rewrite))
-        elif state["phase"] == "flip" and event.get("type") == "play" and cards:
-            for card in [*self._seen, *bridges(cards[0], None, None)]:
-                seen = card in self._seen
-                flip = {"type": "flip", "card": card}
-                cost = s.seen_play if seen else s.guess
-                options.append(Option("flip", [flip], cost, not seen, seen=card if seen else None))
-            options += self._starter_played(event, cards)
-        return options
-
-    def _starter_played(self, event: Event, cards: list[Card]) -> list[Option]:
-        """A "play" before any starter that is the starter itself: the tracker never
-        heard of a flip the watcher reported (a Wild Draw Four turned up first, gone back
-        into the deck), so the watcher took the next card turned up for a play. The
-        camera's sighting of that returned card makes it the likeliest reading; without
-        it the reading is a guess (asked, like a missed starter)."""
-        rules = self.game.rules
-
-        def again(name: str) -> bool:  # a starter that goes back into the deck
-            return name == "wild-draw4" or (name == "wild" and rules.first_wild == "turn-again")
-
-        if len(cards) != 1 or again(cards[0].name):
-            return []
-        flip = {"type": "flip", "card": cards[0].name, "inferred": True, "read_as": "play"}
-        if cards[0].is_wild and isinstance(event.get("color"), str):
-            flip["color"] = event["color"]
-        out = [
-            Option(
-                "flip",
-                [{"type": "flip", "card": c}, flip],
-                self.settings.seen_play,
-                seen=c,
-                instead=True,
-            )
-            for c in self._seen
-            if again(c)
-        ]
-        return out or [Option("flip", [flip], self.settings.guess, True, instead=True)]
-
-    def _weigh(self, options: list[Option], played: set[str]) -> list[Option]:
-        """The camera's view: a steady top nothing explains, or a guess it contradicts."""
-        s = self.settings
-        unexplained = [c for c in self._seen if c not in played]
-        for option in options:
-            # The camera saw the record's top all along: no other card came, none went.
-            guess_against_view = (
-                self._saw_top
-                and (option.kind == "retract" or option.guessed)
-                and option.kind in ("play", "misread", "flip", "retract")
-                and not plays_card(option, self._top)
-            )
-            if (unexplained and option.seen is None) or guess_against_view:
-                option.cost += s.contradicted
-        return options
-
-    def _guesses(
-        self, event: Event, state: dict[str, Any]
-    ) -> list[tuple[list[str], str | None, bool]]:
-        """Cards the player on turn may have played unseen: (cards, colour, seen)."""
-        cards = event_cards(event)
-        names = {c.name for c in cards}
-        real = cards[0] if cards else None
-        wild_color = (
-            None if event.get("type") == "color" else (real and real.color) or state["color"]
-        )
-        out: list[tuple[list[str], str | None, bool]] = []
-        for card in self._seen:
-            if card not in names:
-                out.append(([card], wild_color if card in WILDS else None, True))
-                out += [(fan, None, True) for fan in self._fans(card, state["color"])]
-        for name in bridges(real, card_or_none(state["top"]), state["color"]):
-            if name not in self._seen:
-                out.append(([name], wild_color if name in WILDS else None, False))
-        return out
-
-    def _fans(self, card: str, color: str | None) -> list[list[str]]:
-        """Several cards at once with ``card`` on top: one of the colour on the pile under
-        it (the rules allowing it); the camera sees only the top one."""
-        top = card_or_none(card)
-        if not self.game.rules.multi_play or top is None or top.color in (None, color):
-            return []
-        if color not in COLORS:
-            return []
-        third = next(c for c in COLORS if c not in (color, top.color))
-        under = f"{color}-{top.value}"
-        return [[under, card], [under, f"{third}-{top.value}", card]]
-
-    def _misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[Option]:
-        """The last card laid (a flip or a one-card play, a few events back) was another;
-        ``drawn``: the cards of a draw that would be a penalty (a +2 or +4 misread)."""
-        s, log = self.settings, self.game.events
-        found = None
-        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 0) - 1, -1):
-            old = log[index]
-            if old.get("type") in ("flip", "play") and isinstance(old.get("card"), str):
-                found = index
-                break
-            if old.get("type") in ("round", "undo", "play"):
-                return []
-        if found is None:
-            return []
-        old = log[found]
-        was = card_or_none(old["card"])
-        guesses = bridges(cards[0], was, None, misread=True) if cards else []
-        if was is not None and was.color is not None and drawn in (2, 4):
-            guesses.append(f"{was.color}-draw2" if drawn == 2 else "wild-draw4")
-        out = []
-        for name in dict.fromkeys([*seen, *guesses]):
-            if name == old["card"]:
-                continue
-            is_seen = name in seen
-            cost = s.guess
-            if is_seen:
-                cost = s.misread + (s.contradicted if self._saw_top else 0.0)
-            fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
-            option = Option("misread", [], cost, not is_seen, (found, [fixed]))
-            option.seen = name if is_seen else None
-            out.append(option)
-        return out
-
-    def _twice(self) -> list[Option]:
-        """A play the rules took a second time (a jump-in with the twin card) that was
-        one play reported twice, a few events back."""
-        s, log = self.settings, self.game.events
-        out = []
-        for index in range(len(log) - 1, max(len(log) - s.rewrite_depth, 1) - 1, -1):
-            old, before = log[index], log[index - 1]
-            twin = old["type"] == before["type"] == "play" and event_cards(old) == event_cards(
-                before
-            )
-            if twin and old.get("player") == before.get("player"):
-                option = Option("duplicate", [], s.duplicate, rewrite=(index, []))
-                option.seen = " + ".join(c.name for c in event_cards(old))
-                out.append(option)
-        return out
-
-    def _recounts(self, cards: list[Card]) -> list[Option]:
-        """A deck holds no more copies: an earlier copy in this round was another card
-        (a misread, or a guess). The latest copies first, each read as a card of its
-        colour or of its value."""
-        s, log = self.settings, self.game.events
-        out: list[Option] = []
-        names = {c.name for c in cards}
-        for index in range(len(log) - 1, -1, -1):
-            old = log[index]
-            if old.get("type") == "round":
-                break
-            if old.get("type") not in ("flip", "play") or old.get("card") not in names:
-                continue
-            before = log[index - 1]
-            if before.get("card") == old["card"] and before.get("player") == old.get("player"):
-                # Taken as a jump-in with the twin, it was one play reported twice.
-                option = Option("duplicate", [], s.duplicate, rewrite=(index, []))
-                option.seen = old["card"]
-                out.append(option)
-            was = parse_card(old["card"])
-            if was.color is None:
-                continue
-            others = [f"{c}-{was.value}" for c in COLORS if c != was.color]
-            others += [f"{was.color}-{v}" for v in NUMBERS if was.is_number and v != was.value]
-            for name in others[: s.max_recounts]:
-                fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
-                out.append(Option("misread", [], s.guess, True, (index, [fixed])))
-        return out
-
-    def _top_options(self, card: str) -> list[Option]:
-        """Explanations of a steady top ``card`` that the record does not show."""
-        s, state = self.settings, self.game.state_json()
-        turn, out = state["turn"], []
-        if state["phase"] == "flip":
-            out.append(Option("flip", [{"type": "flip", "card": card}], s.seen_play, seen=card))
-        if state["phase"] != "play" or turn is None:
-            return out
-        play: Event = {"type": "play", "card": card, "player": turn}
-        cost = s.seen_play + (0.0 if self._saw_top else s.contradicted)
-        out.append(Option("play", [play], cost, seen=card))
-        for fan in self._fans(card, state["color"]):
-            several = {"type": "play", "player": turn, **laid_fields(fan)}
-            out.append(Option("play", [several], cost, seen=card))
-        # The player on turn drew and passed; the next one played it.
-        after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
-        out.append(Option("play", after_pass, cost + s.passed, seen=card))
-        if state["pending_draw"]:
-            draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
-            after = {"type": "play", "card": card}
-            out.append(Option("penalty", [draw, after], cost + s.penalty, seen=card))
-        log = self.game.events
-        if log and log[-1].get("type") == "play":
-            out.append(Option("retract", [{"type": "undo"}], s.retract, seen=card))
-        return out + self._misreads([], [card])
 
     # ------------------------------------------------------------------ trying and choosing
-
-    def _try(self, option: Option, event: Event | None, at: int, seq: int, top: str | None) -> bool:
-        """Apply ``option`` (then ``event``), note the state, and take it all back."""
-        base = option.base(at)
-        tail = self.game.events[base:at]
-        steps: list[tuple[Event, Verdict]] = []
-        final = self._commit(option, event, steps)
-        fine = all(v.ok and not v.alerts for _, v in steps[:-1])
-        fine = fine and (option.as_judged is not None or (final.ok and not final.alerts))
-        if top is not None:
-            fine = fine and self.game.state_json()["top"] == top
-        option.state = _key(self.game)
-        option.applied = [e for e, _ in steps if e.get("inferred")]
-        self._restore(base, tail, seq)
-        return fine
-
-    def _commit(
-        self, option: Option, event: Event | None, steps: list[tuple[Event, Verdict]]
-    ) -> Verdict:
-        """Apply an option's rewrite and inferred events, then ``event``; the last verdict."""
-        game = self.game
-        if option.rewrite is not None:
-            index, fixed = option.rewrite
-            later = game.events[index + 1 :]
-            self._restore(index, [], None, steps)
-            steps += [(new, game.apply(new)) for new in fixed]
-            steps += [(old, game.apply(old)) for old in later]
-        for template in option.events:
-            inferred = {**template, "inferred": True}
-            if inferred["type"] in ("play", "draw", "pass") and "player" not in inferred:
-                inferred["player"] = game.state_json()["turn"]
-            steps.append((inferred, game.apply(inferred)))
-        steps += [(again, game.apply(again)) for again in option.replayed]
-        if event is not None and not option.instead:
-            steps.append((event, game.apply(event)))
-        if not steps:
-            raise ValueError("an explanation with nothing to apply")
-        return steps[-1][1]
-
-    def _restore(
-        self,
-        base: int,
-        tail: list[Event],
-        seq: int | None,
-        steps: list[tuple[Event, Verdict]] | None = None,
-    ) -> None:
-        """Undo down to ``base`` events, then apply ``tail`` again; ``seq`` restores the
-        game's counter (a trial leaves no trace), else the undos go to ``steps``."""
-        game = self.game
-        rewind(game, base, steps)
-        for event in tail:
-            verdict = game.apply(event)
-            if steps is not None:
-                steps.append((event, verdict))
-        if seq is not None:
-            game.seq = seq
 
     def _decide(self, event: Event | None, options: list[Option], at: int, seq: int) -> Healed:
         """Apply the best explanation; ask the referee when it is a guess or has rivals."""
@@ -651,7 +268,7 @@ class Healer:
         base = min(o.base(at) for o in [best, *rivals, *(misses if silent else [])])
         tail = game.events[base:at]
         steps: list[tuple[Event, Verdict]] = []
-        final = self._commit(best, event, steps)
+        final = commit(game, best, event, steps)
         healed = Healed(steps, final, final.ok)
         if best.as_judged is None:
             healed.kind = best.kind
@@ -681,8 +298,8 @@ class Healer:
         for index, option in enumerate(q.options[1:], start=1):
             for trial in (True, False):
                 steps: list[tuple[Event, Verdict]] = []
-                self._restore(q.base, q.tail, None, steps)
-                answer = self._commit(option, q.event, steps)
+                restore(game, q.base, q.tail, None, steps)
+                answer = commit(game, option, q.event, steps)
                 end = len(game.events)
                 fine = answer.ok or option.as_judged is not None
                 for old in later:
@@ -693,7 +310,7 @@ class Healer:
                 steps.append((event, final))
                 fine = fine and final.ok and not final.alerts
                 if trial:
-                    self._restore(q.base, now, seq)
+                    restore(game, q.base, now, seq)
                     if not fine:
                         break
                     continue
@@ -768,14 +385,6 @@ def _design_state(game: Game) -> dict[str, Any]:
     """The DESIGN.md state of ``game`` (turn, direction, top, color, pending, hands)."""
     state = game.state_json()
     return {k: state[k] for k in ("turn", "direction", "top", "color", "pending_draw", "hands")}
-
-
-def _key(game: Game) -> tuple[Any, ...]:
-    state = game.state_json()
-    return tuple(
-        tuple(sorted(state[k].items())) if isinstance(state[k], dict) else state[k]
-        for k in _STATE_KEYS
-    )
 
 
 __all__ = ["ASK", "AskReferee", "HealSettings", "Healed", "Healer"]
