@@ -5,7 +5,17 @@ docs/watcher.md). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, feed, started
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    det,
+    feed,
+    kinds,
+    started,
+)
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
@@ -33,3 +43,22 @@ def test_judged_by_stillness_alone_it_would_be_played_while_it_still_creeps() ->
     # No card counts as slow: the creeping rule is off.
     t_play, stopped = slid_slowly(WatcherConfig(creep_slow=0.0))
     assert t_play < stopped - 0.3
+
+
+def test_a_slow_card_hiding_the_top_card_as_it_creeps_in_is_no_take_back() -> None:
+    # Bob's red-7 lies on the red-5; Ann's red-3 creeps in over 2.5 s and hides the
+    # red-7 for its last 2.3 s, while the red-5 under both is boxed again: no undo
+    # (a red-7 unseen that long, the red-5 seen, would be a take-back).
+    table = started("red-5")
+    table.bring(["red-7"], SEAT_EDGE["Bob"])
+    table.still(20)
+    start = (CENTER[0], CENTER[1] + SLOW_FROM * LAYOUT.card_px)
+    table.bring(["red-3"], start, n=75)
+    for frame in table.frames[-70:]:
+        frame[:] = [det("red-5", *CENTER) if d[0] == "red-7" else d for d in frame]
+    table.still(30)
+    assert [(e["type"], e.get("card")) for e in kinds(feed(table))] == [
+        ("flip", "red-5"),
+        ("play", "red-7"),
+        ("play", "red-3"),
+    ]

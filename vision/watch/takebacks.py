@@ -84,6 +84,19 @@ class TakeBackRules:
             for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
         )
 
+    def _landing(self, tr: Track, t: float, card: float) -> bool:
+        """Is ``tr`` a new card landing on the pile: about to be played, or brought in
+        and creeping to rest on it (a slow card hides the top one before it stops)?"""
+        if tr.pending_since is not None:
+            return True
+        return (
+            tr.state is TrackState.FREE
+            and tr.last_t == t
+            and tr.was_outside_discard
+            and self.state.layout.discard.contains(*tr.xy)
+            and self.state.tracker.creeping(tr, card)
+        )
+
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self.state.pile) < 2:
             return []
@@ -92,7 +105,7 @@ class TakeBackRules:
             self.state.top_seen_t = t
             self.state.below_since = None
             return []
-        if any(tr.pending_since is not None for tr in self.state.tracks):
+        if any(self._landing(tr, t, card) for tr in self.state.tracks):
             return []  # a new card is landing: not a retraction
         below_tracks = [
             tr
