@@ -141,7 +141,11 @@ class TakeBackRules:
         # times as long.
         lifted = top.left or self._lifted_by_arm()
         wait = self.cfg.undo_s if lifted else self.cfg.unseen_undo_factor * self.cfg.undo_s
-        if t - self.state.top_seen_t < wait or t - self.state.below_since < self.cfg.rest_s:
+        # Unless the top card was seen carried off, the card below must lie there as
+        # long as a card first seen lying on the pile must before it is played: a hand
+        # covering the pile may have put down a copy of it (a play), not lifted the top.
+        below_s = self.cfg.rest_s if top.left else self.cfg.quiet_play_rest_s
+        if t - self.state.top_seen_t < wait or t - self.state.below_since < below_s:
             return []
         return self._take_back(top, below_tracks, t)
 
