@@ -1,5 +1,6 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
-and docs import from ``web.game`` and ``vision.recognition`` still imports from there,
+and docs import from ``web.game``, ``vision.recognition``, ``tracker.simulate`` and
+``uno_table.live`` still imports from there,
 and is the same object as in its new home."""
 
 from __future__ import annotations
@@ -9,6 +10,11 @@ import importlib
 import pytest
 
 MOVED = {
+    "tracker.simulate": {
+        "tracker.simulate_table": ["ACTIONS", "NAMES", "RoundOver", "SimTable"],
+        "tracker.simulate_turns": ["Simulator"],
+        "tracker.simulate_mistakes": ["MISTAKES"],
+    },
     "web.game": {
         "web.game_core": ["GameCore"],
         "web.game_values": [
