@@ -15,6 +15,12 @@ MOVED = {
         "tracker.simulate_turns": ["Simulator"],
         "tracker.simulate_mistakes": ["MISTAKES"],
     },
+    "uno_table.live": {
+        "uno_table.live_app": ["build_app"],
+        "uno_table.live_link": ["ObserveTop", "ServiceLink", "Submit"],
+        "uno_table.live_frames": ["LatestFrame", "cards_by_seat"],
+        "uno_table.live_layout": ["LayoutInbox"],
+    },
     "web.game": {
         "web.game_core": ["GameCore"],
         "web.game_values": [
@@ -75,3 +81,9 @@ def test_the_classes_stay_where_they_were() -> None:
 
     assert CardRecognizer.__module__ == "vision.recognition"
     assert GameService.__module__ == "web.game"
+    from tracker.simulate import Simulator, simulate
+    from uno_table.live import LiveRunner
+
+    assert LiveRunner.__module__ == "uno_table.live"
+    assert simulate.__module__ == "tracker.simulate"
+    assert Simulator.__module__ == "tracker.simulate_turns"
