@@ -43,7 +43,7 @@ def make_mistake(sim: Simulator, kind: str) -> None:
                 {"type": "play", "card": rng.choice(wrong).name, "player": name},
                 ["illegal-card"],
             )
-            sim._penalise(seat, penalty)
+            sim.penalise(seat, penalty)
     elif kind == "penalty-pending" and sim.pending:
         wrong = [c for c in hand if not sim.answers([c])]
         if wrong and len(hand) > 1:
@@ -51,19 +51,19 @@ def make_mistake(sim: Simulator, kind: str) -> None:
                 {"type": "play", "card": rng.choice(wrong).name, "player": name},
                 ["penalty-pending"],
             )
-            sim._penalise(seat, penalty)
+            sim.penalise(seat, penalty)
     elif kind == "illegal-last-card" and len(hand) == 1 and not sim.pending:
         card = hand[0]
         if not sim.may_go_out_with(card) and sim.matches(card) and not sim.drew:
             sim.emit({"type": "play", "card": card.name, "player": name}, ["illegal-last-card"])
-            sim._penalise(seat, penalty)
+            sim.penalise(seat, penalty)
     elif kind == "out-of-turn":
         others = [s for s in range(sim.n) if s != seat]
         if sim.drew:
             others = [s for s in others if s != sim.nxt(seat)]
         if others:
             other = rng.choice(others)
-            cards = [c for c in sim.hands[other] if not sim._could_jump_in(c)]
+            cards = [c for c in sim.hands[other] if not sim.could_jump_in(c)]
             if cards:
                 card = rng.choice(cards)
                 sim.emit(

@@ -231,7 +231,8 @@ class SimTable:
             return self.honest_draw4(seat)
         return True
 
-    def _could_jump_in(self, card: Card) -> bool:
+    def could_jump_in(self, card: Card) -> bool:
+        """Whether ``card`` (another player's) is the top card's twin, played out of turn."""
         top = self.top
         return (
             self.rules.jump_in
@@ -241,7 +242,8 @@ class SimTable:
             and (not self.pending or (top.value == "draw2" and self.answers([card])))
         )
 
-    def _penalise(self, seat: int, penalty: int) -> None:
+    def penalise(self, seat: int, penalty: int) -> None:
+        """The wrong-card penalty: ``penalty`` cards from the draw pile (none for 0)."""
         if penalty:
             self.take(seat, penalty)
             self.pile_check()

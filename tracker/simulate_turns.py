@@ -113,7 +113,7 @@ class Simulator(SimTable):
                 continue
             hand = self.hands[other]
             for card in hand:
-                if self._could_jump_in(card) and (len(hand) > 1 or self.may_go_out_with(card)):
+                if self.could_jump_in(card) and (len(hand) > 1 or self.may_go_out_with(card)):
                     self.play(other, [card])
                     return True
         return False
