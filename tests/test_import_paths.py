@@ -1,5 +1,6 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
-and docs import from ``web.game`` and ``vision.recognition`` still imports from there,
+and docs import from ``web.game``, ``vision.recognition``, ``tracker.simulate`` and
+``uno_table.live`` still imports from there,
 and is the same object as in its new home."""
 
 from __future__ import annotations
@@ -9,6 +10,17 @@ import importlib
 import pytest
 
 MOVED = {
+    "tracker.simulate": {
+        "tracker.simulate_table": ["ACTIONS", "NAMES", "RoundOver", "SimTable"],
+        "tracker.simulate_turns": ["Simulator"],
+        "tracker.simulate_mistakes": ["MISTAKES"],
+    },
+    "uno_table.live": {
+        "uno_table.live_app": ["build_app"],
+        "uno_table.live_link": ["ObserveTop", "ServiceLink", "Submit"],
+        "uno_table.live_frames": ["LatestFrame", "cards_by_seat"],
+        "uno_table.live_layout": ["LayoutInbox"],
+    },
     "web.game": {
         "web.game_core": ["GameCore"],
         "web.game_values": [
@@ -69,3 +81,9 @@ def test_the_classes_stay_where_they_were() -> None:
 
     assert CardRecognizer.__module__ == "vision.recognition"
     assert GameService.__module__ == "web.game"
+    from tracker.simulate import Simulator, simulate
+    from uno_table.live import LiveRunner
+
+    assert LiveRunner.__module__ == "uno_table.live"
+    assert simulate.__module__ == "tracker.simulate"
+    assert Simulator.__module__ == "tracker.simulate_turns"

@@ -6,6 +6,13 @@ answers at once; the heavy parts (OpenCV, torch, the model) load in its thread. 
 failure (no camera, camera lost, no model, a bad frame) shows in :meth:`status`, which
 ``/healthz`` and the page display, and none of them stops the server or the game.
 
+What is not the thread, the health or the picture lives beside it:
+:mod:`uno_table.live_link` (the game service: events out, verdicts back),
+:mod:`uno_table.live_frames` (the latest frame as JPEG and as it came, the cards by
+seat), :mod:`uno_table.live_layout` (the layout saved on the camera check) and
+:mod:`uno_table.live_app` (:func:`build_app`, the web app wired to a runner). Their
+names still import from here.
+
 >>> runner = LiveRunner("no/such/video.mp4", ["Ann", "Bob"])
 >>> runner.status()["camera"]["state"]
 'starting'
@@ -22,19 +29,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tracker.rules import RuleSet
-from uno_table.session import (
-    VISION,
-    Moment,
-    Note,
-    NoteKind,
-    ScriptedReferee,
-    TableSession,
-    TableVerdict,
-)
+from uno_table.live_app import build_app
+from uno_table.live_frames import LatestFrame, cards_by_seat
+from uno_table.live_layout import LayoutInbox
+from uno_table.live_link import ObserveTop, ServiceLink, Submit
+from uno_table.session import Note, NoteKind, TableSession, TableVerdict
 
-# (event, source) -> verdict as JSON; the game service's submit, bound to a store.
-Submit = Callable[[dict[str, Any], str], dict[str, Any]]
+__all__ = ["HELD_BACK_SHOWN_S", "LiveRunner", "Submit", "build_app"]
 
 HELD_BACK_SHOWN_S = 60.0  # how long the tablet asks about a take-back left to the referee
 
@@ -78,70 +79,69 @@ class LiveRunner:
         self.loop = loop
         self.jpeg_quality = jpeg_quality
         self.max_width = max_width
-        self.submit: Submit | None = None
-        # (pile top, video time) -> the verdict of what it healed, or None (docs/healing.md).
-        self.observe_top: Callable[[str | None, float], dict[str, Any] | None] | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._source: Any = None
         self._camera: dict[str, Any] = {"state": "starting", "message": "starting up"}
         self._recognition: dict[str, Any] = {"available": False, "message": "loading the model"}
-        self._frame: Any = None  # annotated BGR image
-        self._raw: Any = None  # the same frame as it came (deck setup)
+        self._link = ServiceLink(report=self._report)
+        self._picture = LatestFrame()
+        self._layouts = LayoutInbox()  # saved on the camera check, not yet in use
         self.active_recognizer: Any = None  # the loop's recogniser once loaded (deck setup)
-        self._frame_index = -1
-        self._jpeg: tuple[int, bytes] | None = None
         self._seat_cards: dict[str, list[str]] = {}
-        self._session: TableSession | None = None
-        self._early: list[tuple[dict[str, Any], TableVerdict, str]] = []
         self.frames_processed = 0
-        self.events_submitted = 0
         self.takebacks_held = 0  # take-backs seen after a ruling, left to the referee
         self._held_at: float | None = None
         self._turn: str | None = None  # whose turn, from the last verdict (for the overlay)
         self._processed_at: deque[float] = deque(maxlen=60)
-        self._new_layout: Any = None  # saved on the camera check, not yet in use
+
+    # -- the game service (uno_table.live_link) --------------------------------------
+
+    @property
+    def submit(self) -> Submit | None:
+        """The game service's submit (bound by :func:`build_app` or a test)."""
+        return self._link.submit
+
+    @submit.setter
+    def submit(self, submit: Submit | None) -> None:
+        self._link.submit = submit
+
+    @property
+    def observe_top(self) -> ObserveTop | None:
+        """The game service's healer, given the pile's top (docs/healing.md)."""
+        return self._link.observe_top
+
+    @observe_top.setter
+    def observe_top(self, observe_top: ObserveTop | None) -> None:
+        self._link.observe_top = observe_top
+
+    @property
+    def events_submitted(self) -> int:
+        """The camera's events the game service answered."""
+        return self._link.events_submitted
 
     # -- the hooks the web app calls -------------------------------------------------
 
     def frame_jpeg(self) -> tuple[int, bytes] | None:
         """The latest annotated frame as JPEG, encoded once per frame for all viewers."""
-        with self._lock:
-            if self._frame is None:
-                return None
-            if self._jpeg is None or self._jpeg[0] != self._frame_index:
-                import cv2
-
-                ok, buf = cv2.imencode(
-                    ".jpg", self._frame, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality]
-                )
-                if not ok:
-                    return self._jpeg
-                self._jpeg = (self._frame_index, buf.tobytes())
-            return self._jpeg
+        return self._picture.jpeg(self.jpeg_quality)
 
     def table_layout(self) -> dict[str, Any] | None:
         """The table layout the camera side uses now, as JSON (None before its first
         frame); the camera check shows it."""
-        with self._lock:
-            session = self._session
+        session = self._link.session
         layout = None if session is None else session.layout
         return None if layout is None else dict(layout.to_dict())
 
     def use_layout(self, layout: dict[str, Any]) -> None:
         """A layout the referee saved on the camera check: the live loop takes it at
         its next frame (``ValueError`` for one that is not a layout)."""
-        from vision.calibration import TableLayout
-
-        table = TableLayout.from_dict(layout)
-        with self._lock:
-            self._new_layout = table
+        self._layouts.put(layout)
 
     def camera_frame(self) -> Any:
         """The latest frame as it came from the camera (BGR, not annotated), or None."""
-        with self._lock:
-            return self._raw
+        return self._picture.raw()
 
     def status(self) -> dict[str, Any]:
         with self._lock:
@@ -177,12 +177,7 @@ class LiveRunner:
         """Called by the game service after every event (from any thread)."""
         answer = TableVerdict.from_json(verdict)
         self._turn = answer.turn
-        with self._lock:
-            session = self._session
-            if session is None:  # the camera has not started: kept for its session
-                self._early.append((event, answer, source))
-        if session is not None:
-            session.notify(event, answer, source)
+        self._link.notify(event, answer, source)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -207,6 +202,10 @@ class LiveRunner:
                 self._camera = camera
             if recognition:
                 self._recognition = {**self._recognition, **recognition}
+
+    def _report(self, message: str) -> None:
+        """A message for the health, the recognition going on."""
+        self._set(available=True, message=message)
 
     def _run(self) -> None:
         try:
@@ -287,38 +286,26 @@ class LiveRunner:
 
         layout = TableLayout.load(self.layout_path) if self.layout_path else None
         config = WatcherConfig.load(self.layout_path) if self.layout_path else None
-        with self._lock:  # one the camera check saved while the model was loading
-            layout, self._new_layout = self._new_layout or layout, None
-        session = TableSession(
+        # One the camera check saved while the model was loading wins.
+        layout = self._layouts.take() or layout
+        return self._link.open_session(
             self.players,
             recognizer,
-            self._submit,
             layout=layout,
-            # Scripted rulings only make sense alongside the camera's plays.
-            referee=ScriptedReferee(self.referee_script) if self.referee_script else None,
-            # A still table is not recognised again: the CPU goes to frames that changed.
-            skip_static=True,
             config=config,
+            referee_script=self.referee_script,
             on_note=self._on_note,
-            observe=self._observe,
         )
-        with self._lock:
-            self._session = session
-            early, self._early = self._early, []
-        for event, verdict, source in early:
-            session.notify(event, verdict, source)
-        return session
 
     def _take_layout(self, session: TableSession) -> None:
         """Use the layout the camera check saved, if one came since the last frame."""
-        with self._lock:
-            layout, self._new_layout = self._new_layout, None
+        layout = self._layouts.take()
         if layout is None:
             return
         try:
             session.use_layout(layout)
         except ValueError as exc:  # e.g. the players changed in between
-            self._set(available=True, message=f"the saved layout was not used: {exc}")
+            self._report(f"the saved layout was not used: {exc}")
 
     def _step(self, session: TableSession, image: Any, t: float, index: int) -> Any:
         try:
@@ -337,50 +324,16 @@ class LiveRunner:
             )
         return result
 
-    def _submit(self, event: dict[str, Any], source: str, _moment: Moment) -> TableVerdict | None:
-        """The session's :data:`uno_table.session.Submit`: the game service's answer."""
-        if self.submit is None:
-            return None
-        try:
-            verdict = self.submit(dict(event), source)
-        except Exception as exc:
-            what = "an event" if source == VISION else "a ruling"
-            self._set(available=True, message=f"could not submit {what}: {exc}")
-            return None
-        if source == VISION:
-            self.events_submitted += 1
-        return TableVerdict.from_json(verdict)
-
-    def _observe(self, top: str | None, moment: Moment) -> TableVerdict | None:
-        """The session's :data:`uno_table.session.Observe`: the game service's healer."""
-        if self.observe_top is None:
-            return None
-        try:
-            verdict = self.observe_top(top, moment.t)
-        except Exception as exc:  # the camera's view is evidence; never a stop
-            self._set(available=True, message=f"could not check the pile's top: {exc}")
-            return None
-        return None if verdict is None else TableVerdict.from_json(verdict)
-
     def _on_note(self, note: Note) -> None:
         if note.kind is NoteKind.HELD_BACK:
             # An undo now would take back the ruling: the referee decides.
             self.takebacks_held += 1
             self._held_at = time.monotonic()
         elif note.kind is NoteKind.SEATS_KEPT:
-            self._set(available=True, message=f"seats kept: {note.message}")
+            self._report(f"seats kept: {note.message}")
 
     def _update_seat_cards(self, detections: Any, layout: Any) -> None:
-        seats: dict[str, list[str]] = {p: [] for p in self.players}
-        for det in detections:
-            if det.card == "back":
-                continue
-            x, y = det.center
-            if layout.draw.contains(x, y):
-                continue
-            seat = layout.seat_at(x, y)
-            if seat is not None and seat < len(self.players):
-                seats[self.players[seat]].append(det.card)
+        seats = cards_by_seat(detections, layout, self.players)
         with self._lock:
             self._seat_cards = seats
 
@@ -390,100 +343,4 @@ class LiveRunner:
         out = annotate_table(
             image, detections, layout, self.players, self._turn, max_width=self.max_width
         )
-        with self._lock:
-            self._frame = out
-            self._raw = image
-            self._frame_index = index
-
-
-def build_app(
-    *,
-    source: str | None,
-    players: list[str],
-    rules: RuleSet | str,
-    db: str,
-    token: str | None,
-    layout: str | None = None,
-    layout_file: str | None = None,
-    new_match: bool = False,
-    loop: bool = False,
-    realtime: bool = True,
-    recognizer: Any = None,
-    prepare: Callable[[LiveRunner], None] | None = None,
-    models_dir: str | None = None,
-    referee_script: list[dict[str, Any]] | None = None,
-    video_fps: float = 15.0,
-    opening: list[dict[str, Any]] | None = None,
-    heal: bool = True,
-) -> tuple[Any, LiveRunner | None]:
-    """The web app wired to a live runner (or to none when ``source`` is None).
-
-    ``opening`` events (e.g. the demo's deal) are submitted before the camera starts.
-    ``layout_file`` is where the camera check (``/camera``) saves the table's layout.
-    ``heal`` (default): the game service infers what the camera missed, with the
-    camera's view of the pile as evidence (docs/healing.md); False: the bare tracker.
-    """
-    from uno_table.deck_setup import DeckSetup
-    from web import NoLive, create_app, service_of
-    from web.store import Store
-
-    runner = (
-        None
-        if source is None
-        else LiveRunner(
-            source,
-            players,
-            layout=layout,
-            loop=loop,
-            realtime=realtime,
-            recognizer=recognizer,
-            prepare=prepare,
-            models_dir=models_dir,
-            referee_script=referee_script,
-        )
-    )
-    app = create_app(
-        {
-            "DATABASE": db,
-            "RULES": rules,
-            "PLAYERS": players,
-            "REFEREE_TOKEN": token,
-            "NEW_MATCH": new_match,
-            "LIVE": runner or NoLive("no video source (--source none)"),
-            "VIDEO_FPS": video_fps,
-            "DECK": DeckSetup(models_dir, live=runner),
-            "HEAL": heal,
-            # Where the camera check saves the table's layout.
-            "LAYOUT_FILE": layout_file,
-        }
-    )
-    service = service_of(app)
-    if opening:
-        store = Store.open(app.config["DATABASE"])
-        try:
-            for event in opening:
-                service.submit(event, store, source="system")
-        finally:
-            store.close()
-    if runner is not None:
-        store_box: dict[str, Store] = {}
-
-        def submit(event: dict[str, Any], source: str) -> dict[str, Any]:
-            # The live thread keeps one connection of its own.
-            if "store" not in store_box:
-                store_box["store"] = Store.open(app.config["DATABASE"])
-            verdict: dict[str, Any] = service.submit(
-                event, store_box["store"], source=source
-            ).verdict
-            return verdict
-
-        def observe_top(top: str | None, t: float) -> dict[str, Any] | None:
-            if "store" not in store_box:
-                store_box["store"] = Store.open(app.config["DATABASE"])
-            done = service.observe_top(top, t, store_box["store"])
-            return None if done is None else dict(done.verdict)
-
-        runner.observe_top = observe_top
-        service.listeners.append(runner.notify)
-        runner.start(submit)
-    return app, runner
+        self._picture.put(out, image, index)
