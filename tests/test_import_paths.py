@@ -1,5 +1,5 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
-and docs import from ``web.game`` and ``vision.recognition`` still imports from there,
+and docs import from ``web.game``, ``web.api`` and ``vision.recognition`` still imports from there,
 and is the same object as in its new home."""
 
 from __future__ import annotations
@@ -23,6 +23,42 @@ MOVED = {
             "rounds_of",
         ],
         "tracker": ["Game"],
+    },
+    "web.api": {
+        "web.api_common": [
+            "DISCARD_LIMIT",
+            "REPEATED_HEADER",
+            "_bad_event",
+            "_discard_the_rest",
+            "_ext",
+            "_http_error",
+            "_service",
+            "_service_error",
+            "_small_int",
+            "error",
+            "json_body",
+            "presented_token",
+            "referee_only",
+        ],
+        "web.api_export": [
+            "MAX_ID_DIGITS",
+            "_match_id",
+            "export_events",
+            "export_scores",
+            "matches",
+            "scores_csv",
+        ],
+        "web.api_write": [
+            "CORRECT_KEYS",
+            "MATCH_KEYS",
+            "RESOLVE_KEYS",
+            "RULES_KEYS",
+            "change_rules",
+            "correct",
+            "new_match",
+            "post_event",
+            "resolve",
+        ],
     },
     "vision.recognition": {
         "vision.card_finder": [
