@@ -5,7 +5,8 @@ Two datasets feed the two stages of the recogniser:
 - a detection dataset (ultralytics OBB format: ``class x1 y1 ... x4 y4``, normalised)
   with two classes, ``card`` (face up) and ``back`` (face down);
 - a classification dataset (one folder per face) of card crops warped upright, the
-  way :func:`vision.recognition.crop_from_corners` cuts them at run time.
+  way :func:`vision.geometry.warp_crop` cuts them at run time
+  (:meth:`vision.recognition.CardRecognizer.crops`).
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
