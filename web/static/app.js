@@ -660,24 +660,12 @@
   function wire() {
     document.addEventListener("pointerdown", unlockAudio);
     document.addEventListener("keydown", unlockAudio);
-    $("#btn-lang").addEventListener("click", () => {
-      ui.lang = page.switchLang(ui.lang);
-      applyLanguage();
-    });
+    page.wireBar(ui, applyLanguage, setReferee);
     $("#btn-sound").addEventListener("click", () => {
       ui.sound = !ui.sound;
       localStorage.setItem("uno.sound", ui.sound ? "on" : "off");
       $("#btn-sound").setAttribute("aria-pressed", String(ui.sound));
       applyLanguage();
-    });
-    $("#btn-referee").addEventListener("click", () => {
-      $("#token-input").value = ui.token;
-      $("#dlg-token").showModal();
-    });
-    $("#dlg-token").addEventListener("close", () => {
-      const v = $("#dlg-token").returnValue;
-      if (v === "ok") setReferee($("#token-input").value.trim());
-      if (v === "clear") setReferee("");
     });
     $("#alert-close").addEventListener("click", () => { $("#alert").hidden = true; });
 

@@ -61,5 +61,27 @@ window.UnoPage = (function () {
     toastTimer = setTimeout(() => { box.hidden = true; }, ms || 4000);
   }
 
-  return { takeToken, keepToken, initialLang, switchLang, translate, showLanguage, toast };
+  /** The bar's buttons: #btn-lang switches ``ui.lang`` and calls ``onLanguage``; on a
+   *  page with #btn-referee, it opens the token dialog (#dlg-token), whose OK or Clear
+   *  calls ``onToken`` with the token typed (or ""). */
+  function wireBar(ui, onLanguage, onToken) {
+    document.querySelector("#btn-lang").addEventListener("click", () => {
+      ui.lang = switchLang(ui.lang);
+      onLanguage();
+    });
+    const referee = document.querySelector("#btn-referee");
+    if (!referee) return;
+    const dialog = document.querySelector("#dlg-token");
+    const input = document.querySelector("#token-input");
+    referee.addEventListener("click", () => {
+      input.value = ui.token;
+      dialog.showModal();
+    });
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue === "ok") onToken(input.value.trim());
+      if (dialog.returnValue === "clear") onToken("");
+    });
+  }
+
+  return { takeToken, keepToken, initialLang, switchLang, translate, showLanguage, toast, wireBar };
 })();

@@ -320,19 +320,7 @@
   }
 
   function wire() {
-    $("#btn-lang").addEventListener("click", () => {
-      ui.lang = page.switchLang(ui.lang);
-      applyLanguage();
-    });
-    $("#btn-referee").addEventListener("click", () => {
-      $("#token-input").value = ui.token;
-      $("#dlg-token").showModal();
-    });
-    $("#dlg-token").addEventListener("close", () => {
-      const v = $("#dlg-token").returnValue;
-      if (v === "ok") setReferee($("#token-input").value.trim());
-      if (v === "clear") setReferee("");
-    });
+    page.wireBar(ui, applyLanguage, setReferee);
     $("#btn-upload").addEventListener("click", () => $("#file-input").click());
     $("#file-input").addEventListener("change", async () => {
       const files = Array.from($("#file-input").files || []);
