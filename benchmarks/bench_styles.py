@@ -34,7 +34,6 @@ Prints a markdown table and writes the figures to docs/watcher-styles.json.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_watcher import pooled, refused, run  # noqa: E402
+from benchmarks.bench_watcher import pooled, refused, run, write_figures  # noqa: E402
 from synth.styles import (  # noqa: E402
     FIFTH_HELD_OUT_STYLES,
     FOURTH_HELD_OUT_STYLES,
@@ -206,9 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         rec = CardRecognizer.load()
         out["model"] = measure(videos, lambda v: rec, args.model_videos)
         print("\ntrained recogniser:\n" + markdown(out, "model"), flush=True)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    print(f"figures written to {args.out}")
+    write_figures(out, args.out)
     return 0
 
 

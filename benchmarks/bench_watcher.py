@@ -290,10 +290,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         model_figures(out, videos, args.model_videos)
     print(markdown(out))
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    print(f"figures written to {args.out}")
+    write_figures(out, args.out)
     return 0
+
+
+def write_figures(out: dict[str, Any], path: str | Path) -> None:
+    """The figures as JSON at ``path`` (its folder made), said on stdout."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"figures written to {path}")
 
 
 if __name__ == "__main__":

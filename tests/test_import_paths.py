@@ -1,6 +1,6 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
-and docs import from ``web.game``, ``vision.recognition``, ``tracker.simulate`` and
-``uno_table.live`` still imports from there,
+and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
+``tracker.simulate`` and ``uno_table.live`` still imports from there,
 and is the same object as in its new home."""
 
 from __future__ import annotations
@@ -35,6 +35,42 @@ MOVED = {
             "rounds_of",
         ],
         "tracker": ["Game"],
+    },
+    "web.api": {
+        "web.api_common": [
+            "DISCARD_LIMIT",
+            "REPEATED_HEADER",
+            "_bad_event",
+            "_discard_the_rest",
+            "_ext",
+            "_http_error",
+            "_service",
+            "_service_error",
+            "_small_int",
+            "error",
+            "json_body",
+            "presented_token",
+            "referee_only",
+        ],
+        "web.api_export": [
+            "MAX_ID_DIGITS",
+            "_match_id",
+            "export_events",
+            "export_scores",
+            "matches",
+            "scores_csv",
+        ],
+        "web.api_write": [
+            "CORRECT_KEYS",
+            "MATCH_KEYS",
+            "RESOLVE_KEYS",
+            "RULES_KEYS",
+            "change_rules",
+            "correct",
+            "new_match",
+            "post_event",
+            "resolve",
+        ],
     },
     "vision.recognition": {
         "vision.card_finder": [

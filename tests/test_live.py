@@ -18,14 +18,25 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from flask import Flask
 
 from synth.video import OracleDetector, RenderResult, render_video, script_game
 from tracker import Game, preset
 from uno_table.live import LiveRunner, build_app
-from web.store import Store
+from web.store import Store, StoredEvent
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "live-token"
+#: Seconds the loop may take over a short video (the oracle), with a real model, and
+#: to find a video missing.
+RUN_S = 120.0
+LONG_RUN_S = 300.0
+MISSING_VIDEO_S = 60.0
+
+
+def wrong_opening(video: RenderResult) -> list[dict[str, Any]]:
+    """The video's deal, then a starter flipped that the video does not show."""
+    return [untimed(video.truth[0]), {"type": "flip", "card": "red-0"}]
 
 
 @pytest.fixture(scope="module")
@@ -35,44 +46,74 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> RenderResult:
     return render_video(log, out, seed=0)
 
 
-def wait_until_done(runner: LiveRunner, timeout: float = 120.0) -> None:
+def wait_until_done(runner: LiveRunner, timeout: float = RUN_S) -> None:
     assert runner._thread is not None
     runner._thread.join(timeout)
     assert not runner._thread.is_alive(), "the live loop did not finish the video"
 
 
-def test_video_to_stored_events_and_live_pages(video: RenderResult, tmp_path: Path) -> None:
-    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
+def untimed(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` without its time: what the tracker and the store keep."""
+    return {k: v for k, v in event.items() if k != "t"}
+
+
+def start_live(video: RenderResult, tmp_path: Path, **options: Any) -> tuple[Flask, LiveRunner]:
+    """The live loop over ``video`` (not in real time) on a fresh database, started;
+    the recogniser is the renderer's oracle unless ``options`` say otherwise."""
+    settings: dict[str, Any] = {
+        "layout": str(video.layout_path),
+        "recognizer": OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+        "opening": [untimed(video.truth[0])],
+        **options,
+    }
     app, runner = build_app(
         source=str(video.path),
         players=["Ann", "Bob"],
         rules="official",
         db=str(tmp_path / "live.db"),
         token=TOKEN,
-        layout=str(video.layout_path),
         realtime=False,
-        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
-        opening=[opening],
+        **settings,
     )
     assert runner is not None
-    broker = app.extensions["uno_table"]["broker"]
-    sub = broker.subscribe()
+    return app, runner
+
+
+def run_live(
+    video: RenderResult, tmp_path: Path, timeout: float = RUN_S, **options: Any
+) -> tuple[Flask, LiveRunner]:
+    """:func:`start_live`, run to the end of the video."""
+    app, runner = start_live(video, tmp_path, **options)
+    wait_until_done(runner, timeout)
+    return app, runner
+
+
+def stored_events(app: Flask) -> list[StoredEvent]:
+    store = Store.open(app.config["DATABASE"])
+    return store.stored_events(app.extensions["uno_table"]["service"].match.id)
+
+
+def true_game(video: RenderResult) -> Game:
+    game, _ = Game.replay([untimed(e) for e in video.truth], preset("official"))
+    return game
+
+
+def test_video_to_stored_events_and_live_pages(video: RenderResult, tmp_path: Path) -> None:
+    opening = untimed(video.truth[0])
+    app, runner = start_live(video, tmp_path)
+    sub = app.extensions["uno_table"]["broker"].subscribe()
     wait_until_done(runner)
 
     # Every event the camera saw is stored with its verdict, after the referee's deal.
-    store = Store.open(app.config["DATABASE"])
-    service = app.extensions["uno_table"]["service"]
-    stored = store.stored_events(service.match.id)
+    stored = stored_events(app)
     assert stored[0].source == "system" and stored[0].event == opening
     vision_events = [s.event for s in stored[1:]]
     assert all(s.source == "vision" for s in stored[1:])
     assert vision_events[0] == {"type": "flip", "card": video.truth[1]["card"]}
     # The game the camera followed ends where the true game ends (a pass is not seen).
-    truth = [{k: v for k, v in e.items() if k != "t"} for e in video.truth]
-    true_game, _ = Game.replay(truth, preset("official"))
     seen = app.test_client().get("/api/state").json["game"]
     for key in ("top", "color", "hands", "direction"):
-        assert seen[key] == true_game.state_json()[key], key
+        assert seen[key] == true_game(video).state_json()[key], key
 
     # Every page heard each of them, in order.
     heard = []
@@ -93,54 +134,25 @@ def test_video_to_stored_events_and_live_pages(video: RenderResult, tmp_path: Pa
 
 def test_scripted_rulings_complete_the_game(video: RenderResult, tmp_path: Path) -> None:
     """With the referee's rulings (here: the pass) the followed game is the true one."""
-    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
-    app, runner = build_app(
-        source=str(video.path),
-        players=["Ann", "Bob"],
-        rules="official",
-        db=str(tmp_path / "live.db"),
-        token=TOKEN,
-        layout=str(video.layout_path),
-        realtime=False,
-        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
-        referee_script=video.truth[1:],
-        opening=[opening],
-    )
-    assert runner is not None
-    wait_until_done(runner)
-    store = Store.open(app.config["DATABASE"])
-    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    app, _ = run_live(video, tmp_path, referee_script=video.truth[1:])
+    stored = stored_events(app)
     rulings = [s.event for s in stored if s.source == "referee"]
-    assert rulings == [
-        {k: v for k, v in e.items() if k != "t"} for e in video.truth if e["type"] == "pass"
-    ]
+    assert rulings == [untimed(e) for e in video.truth if e["type"] == "pass"]
     assert all(s.verdict["ok"] for s in stored)
-    truth = [{k: v for k, v in e.items() if k != "t"} for e in video.truth]
-    true_game, _ = Game.replay(truth, preset("official"))
-    assert app.test_client().get("/api/state").json["game"] == true_game.state_json()
+    assert app.test_client().get("/api/state").json["game"] == true_game(video).state_json()
 
 
 def test_a_refused_play_is_told_to_the_watcher(video: RenderResult, tmp_path: Path) -> None:
     """When the tracker refuses the camera's plays, taking those cards back is no undo."""
-    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
-    app, runner = build_app(
-        source=str(video.path),
-        players=["Ann", "Bob"],
-        rules="official",
-        db=str(tmp_path / "live.db"),
-        token=TOKEN,
-        layout=str(video.layout_path),
-        realtime=False,
-        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
+    app, _ = run_live(
+        video,
+        tmp_path,
         # The referee flipped a different starter: the camera's blue plays don't match it.
-        opening=[opening, {"type": "flip", "card": "red-0"}],
+        opening=wrong_opening(video),
         # The bare tracker: the healer would take the camera's pile for the truth.
         heal=False,
     )
-    assert runner is not None
-    wait_until_done(runner)
-    store = Store.open(app.config["DATABASE"])
-    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    stored = stored_events(app)
     refused = [s for s in stored if s.source == "vision" and not s.verdict["ok"]]
     assert any(s.event["type"] == "play" for s in refused)
     assert all(s.verdict["alerts"] for s in refused)
@@ -152,22 +164,8 @@ def test_the_camera_view_of_the_pile_heals_a_misread_starter(
     video: RenderResult, tmp_path: Path
 ) -> None:
     """The same wrong starter, healed: the camera's plays are explained, not refused."""
-    opening = {k: v for k, v in video.truth[0].items() if k != "t"}
-    app, runner = build_app(
-        source=str(video.path),
-        players=["Ann", "Bob"],
-        rules="official",
-        db=str(tmp_path / "live.db"),
-        token=TOKEN,
-        layout=str(video.layout_path),
-        realtime=False,
-        recognizer=OracleDetector(video.boxes_path, drop=0.0, mislabel=0.0),
-        opening=[opening, {"type": "flip", "card": "red-0"}],
-    )
-    assert runner is not None
-    wait_until_done(runner)
-    store = Store.open(app.config["DATABASE"])
-    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    app, _ = run_live(video, tmp_path, opening=wrong_opening(video))
+    stored = stored_events(app)
     inferred = [s for s in stored if s.source == "inferred"]
     assert any(s.event.get("inferred") for s in inferred)
     # The refused starter costs at most one question per play it blocks until the
@@ -189,17 +187,9 @@ def test_without_a_model_the_video_plays_and_health_says_so(
 ) -> None:
     empty_models = tmp_path / "models"
     empty_models.mkdir()
-    app, runner = build_app(
-        source=str(video.path),
-        players=["Ann", "Bob"],
-        rules="official",
-        db=str(tmp_path / "live.db"),
-        token=TOKEN,
-        realtime=False,
-        models_dir=str(empty_models),
+    app, runner = run_live(
+        video, tmp_path, layout=None, recognizer=None, opening=None, models_dir=str(empty_models)
     )
-    assert runner is not None
-    wait_until_done(runner)
     health = app.test_client().get("/healthz").json
     assert health["status"] == "degraded"
     assert health["recognition"]["available"] is False
@@ -220,7 +210,7 @@ def test_a_missing_video_shows_in_health_and_the_game_goes_on(tmp_path: Path) ->
         token=TOKEN,
     )
     assert runner is not None
-    wait_until_done(runner, 60)
+    wait_until_done(runner, MISSING_VIDEO_S)
     client = app.test_client()
     health = client.get("/healthz").json
     assert health["camera"]["state"] == "error"
@@ -314,25 +304,13 @@ def test_the_trained_model_in_the_loop(tmp_path: Path) -> None:
     out = tmp_path / "short.mp4"
     log = script_game(np.random.default_rng(1), ["Ann", "Bob"], turns=1)
     short = render_video(log, out, seed=1)
-    app, runner = build_app(
-        source=str(short.path),
-        players=["Ann", "Bob"],
-        rules="official",
-        db=str(tmp_path / "live.db"),
-        token=TOKEN,
-        layout=str(short.layout_path),
-        realtime=False,
-        opening=[{k: v for k, v in short.truth[0].items() if k != "t"}],
-    )
-    assert runner is not None
-    wait_until_done(runner, 300)
+    app, runner = run_live(short, tmp_path, LONG_RUN_S, recognizer=None)
     health = app.test_client().get("/healthz").json
     assert health["recognition"]["available"] is True, health["recognition"]
     assert health["recognition"]["backend"] in ("openvino", "onnx", "torch")
     assert health["status"] == "degraded"  # the file has ended
     assert runner.frames_processed == short.frames
-    store = Store.open(app.config["DATABASE"])
-    stored = store.stored_events(app.extensions["uno_table"]["service"].match.id)
+    stored = stored_events(app)
     for s in stored[1:]:
         assert s.source == "vision"
         assert validate_event(s.event) == s.event  # a well-formed DESIGN.md event

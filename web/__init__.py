@@ -65,7 +65,7 @@ SECURITY_HEADERS: dict[str, str] = {
 class BodyRequest(Request):
     """Reads one byte past ``MAX_CONTENT_LENGTH``, so a chunked body (no
     ``Content-Length``) over the limit is seen to be too long (413 from
-    :func:`web.api.json_body`) rather than cut at the limit. A view may raise the
+    :func:`web.api_common.json_body`) rather than cut at the limit. A view may raise the
     limit for its own request (the deck setup's photo uploads)."""
 
     _own_limit: int | None = None
@@ -90,7 +90,7 @@ def _security_headers(response: Response) -> Response:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` keys: see :data:`DEFAULTS`, plus ``LIVE``."""
-    from web import api, camera, db, deck, pages, timeline_api
+    from web import api, api_export, api_write, camera, db, deck, pages, timeline_api
     from web.game import GameService
 
     app = Flask(__name__)
@@ -119,6 +119,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(api_export.bp)
+    app.register_blueprint(api_write.bp)
     app.register_blueprint(timeline_api.bp)
     app.register_blueprint(camera.bp)
     app.after_request(_security_headers)

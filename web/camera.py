@@ -11,28 +11,18 @@ neither, and the file is then the only place the layout lives.
 
 from __future__ import annotations
 
-from typing import Any
+from flask import Response, current_app, jsonify, render_template, request
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
-
-from web import api
-from web.api import json_body, referee_only
+from web.api_common import _ext, api_blueprint, error, json_body, referee_only
 from web.events import EventError
 from web.game import GameService
 from web.layout import LayoutError, check_layout, default_layout, load_layout, save_layout
 
-bp = Blueprint("camera", __name__)
-bp.register_error_handler(EventError, api._bad_event)
-bp.register_error_handler(HTTPException, api._http_error)
+# Its JSON answers errors like the rest of the API (400/413/... with {"error": ...}).
+bp = api_blueprint("camera", __name__, url_prefix=None)
 
 #: The picture's size assumed when nothing says otherwise (the placeholder's).
 DEFAULT_SIZE = (640, 480)
-
-
-def _ext() -> dict[str, Any]:
-    ext: dict[str, Any] = current_app.extensions["uno_table"]
-    return ext
 
 
 def _players() -> list[str]:
@@ -89,11 +79,11 @@ def post_layout() -> tuple[Response, int]:
         raise EventError(str(exc)) from exc
     path = current_app.config.get("LAYOUT_FILE")
     if not path:
-        return api.error("this server keeps no table layout file: start it with --layout FILE", 409)
+        return error("this server keeps no table layout file: start it with --layout FILE", 409)
     try:
         save_layout(path, layout)
     except OSError as exc:
-        return api.error(f"could not write the layout: {exc.strerror or exc}", 503)
+        return error(f"could not write the layout: {exc.strerror or exc}", 503)
     use = getattr(_ext()["live"], "use_layout", None)
     applied = False
     if callable(use):

@@ -1,7 +1,7 @@
 """Deck setup: teach the recogniser the user's own deck from the tablet.
 
 ``/deck/`` is the page; ``/deck/api/...`` its JSON API. Reading is open, like the
-rest of the app; every change needs the referee's token (see :mod:`web.api`).
+rest of the app; every change needs the referee's token (see :mod:`web.api_common`).
 
 =====================================  ==============================================
 ``GET  /deck/api/state``               photos, cards (proposed name, label, held back),
@@ -29,7 +29,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import HTTPException
 
-from web.api import referee_only
+from web.api_common import referee_only
 from web.deck_session import DeckError, DeckSession
 
 bp = Blueprint("deck", __name__, url_prefix="/deck")

@@ -116,6 +116,11 @@ def serve(app: Flask, host: str, port: int, *, banner: str = "") -> int:
     print(f"Spectators: {url}", flush=True)
     print(f"Referee:    {url}?token={token}", flush=True)
     print(f"Referee token: {token}", flush=True)
+    return serve_until_interrupted(server)
+
+
+def serve_until_interrupted(server: BaseWSGIServer) -> int:
+    """Serve until Ctrl-C, then close the listening socket; the exit status (0)."""
     try:
         server.serve_forever()
     except KeyboardInterrupt:

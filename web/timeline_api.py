@@ -9,21 +9,22 @@ other key is refused by name (400), like ``/api/correct``.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from flask import Response, jsonify
 
-from web import api
-from web.api import REPEATED_HEADER, _service, _small_int, json_body, referee_only
+from web.api_common import (
+    _service,
+    _small_int,
+    api_blueprint,
+    json_body,
+    referee_only,
+    verdict_answer,
+)
 from web.db import get_db
 from web.events import EventError, check_keys, client_id_of, validate_event
-from web.game import ServiceError
 from web.timeline import amend
 
-bp = Blueprint("timeline", __name__, url_prefix="/api")
 # The same answers as the rest of the API: 400/409/... with {"error": ...}.
-bp.register_error_handler(EventError, api._bad_event)
-bp.register_error_handler(ServiceError, api._service_error)
-bp.register_error_handler(HTTPException, api._http_error)
+bp = api_blueprint("timeline", __name__)
 
 #: Keys of ``POST /api/amend``.
 AMEND_KEYS = frozenset({"n", "action", "event", "client_id"})
@@ -58,8 +59,4 @@ def post_amend() -> tuple[Response, int]:
         event = validate_event(event)
         if set(event) != set(body["event"]):
             raise EventError("the amended event takes no 't', 'source' or 'client_id'")
-    done = amend(_service(), n, action, event, get_db(), client_id=client_id)
-    response = jsonify({"n": done.n, "verdict": done.verdict})
-    if done.repeated:
-        response.headers[REPEATED_HEADER] = "true"
-    return response, 200
+    return verdict_answer(amend(_service(), n, action, event, get_db(), client_id=client_id))

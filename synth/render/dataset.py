@@ -5,7 +5,8 @@ Two datasets feed the two stages of the recogniser:
 - a detection dataset (ultralytics OBB format: ``class x1 y1 ... x4 y4``, normalised)
   with two classes, ``card`` (face up) and ``back`` (face down);
 - a classification dataset (one folder per face) of card crops warped upright, the
-  way :func:`vision.recognition.crop_from_corners` cuts them at run time.
+  way :func:`vision.geometry.warp_crop` cuts them at run time
+  (:meth:`vision.recognition.CardRecognizer.crops`).
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -35,12 +36,20 @@ from vision.geometry import jitter_corners, rect_corners, warp_crop
 from vision.labels import DETECTOR_CLASSES, FACES
 
 Progress = Callable[[str, int, int], None]
+#: A scene writer reports its progress every this many scenes, and at the last.
+PROGRESS_EVERY = 25
 
 
 def stderr_progress(stage: str, done: int, total: int) -> None:
     """A one-line progress counter on stderr."""
     end = "\n" if done == total else ""
     print(f"\r{stage}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
+    """Tell ``progress`` every :data:`PROGRESS_EVERY` scenes and at the last."""
+    if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
+        progress(stage, done, total)
 
 
 def _style(rng: np.random.Generator, closeup_frac: float, dense_frac: float = 0.0) -> SceneStyle:
@@ -138,8 +147,7 @@ def write_detection_dataset(
             scene = compose_scene(rng, cards=names, size=size, style=style, bank=bank)
             _write_obb_sample(root, split, f"{i:06d}", scene, min_visible, quality=92)
             done += 1
-            if progress is not None and (done % 25 == 0 or done == total):
-                progress("detection scenes", done, total)
+            _report(progress, "detection scenes", done, total)
     return _write_obb_yaml(root, f"synth.render.dataset (seed {seed})")
 
 
@@ -184,8 +192,7 @@ def write_photo_dataset(
                     break
             _write_obb_sample(root, split, f"p{i:06d}", scene, min_visible, quality=90)
             done += 1
-            if progress is not None and (done % 25 == 0 or done == total):
-                progress("photo scenes", done, total)
+            _report(progress, "photo scenes", done, total)
     return _write_obb_yaml(root, f"synth.render.dataset.write_photo_dataset (seed {seed})")
 
 

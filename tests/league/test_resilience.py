@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 from league.throwaway import ThrowawayPostgres, free_port
 from tests.league.conftest import TOKENS
 from tests.league.helpers import Table, league_events, simulated_match, wait_for
+from tests.web.helpers import start_uno_table
 
 pytestmark = pytest.mark.postgres
 
@@ -66,21 +67,9 @@ class LeagueProcess:
     """``uno-table league`` in its own process, to be killed like a crashed server."""
 
     def __init__(self, url: str, port: int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uno_table", "league", "--db", url, "--port", str(port)],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith("League: "):
-                self.url = line.split(": ", 1)[1].strip().rstrip("/")
-                break
-        else:
-            raise RuntimeError("the league did not start")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        args = ["league", "--db", url, "--port", str(port)]
+        self.proc, self.url, _ = start_uno_table(args, env, "League")
 
     def kill9(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -149,41 +138,11 @@ def test_kill_9_of_the_league_mid_evening_loses_nothing_acknowledged(
 
 def test_serve_pushes_to_the_league(tmp_path: Path, league_server: object, league_url: str) -> None:
     url = league_server.url  # type: ignore[attr-defined]
-    serve = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uno_table",
-            "serve",
-            "--source",
-            "none",
-            "--port",
-            "0",
-            "--players",
-            "Ann,Bob",
-            "--db",
-            str(tmp_path / "table.db"),
-            "--league",
-            url,
-            "--table",
-            "t2",
-            "--league-token",
-            TOKENS["t2"],
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "UNO_TABLE_TOKEN": "referee-123"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    args = ["serve", "--source", "none", "--port", "0", "--players", "Ann,Bob"]
+    args += ["--db", str(tmp_path / "table.db"), "--league", url, "--table", "t2"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "UNO_TABLE_TOKEN": "referee-123"}
+    serve, tablet, _ = start_uno_table([*args, "--league-token", TOKENS["t2"]], env, "Spectators")
     try:
-        assert serve.stdout is not None
-        for line in serve.stdout:
-            if line.startswith("Spectators: "):
-                tablet = line.split(": ", 1)[1].strip().rstrip("/")
-                break
-        else:
-            raise AssertionError("serve did not start")
         for event in (
             {"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"},
             {"type": "flip", "card": "red-7"},

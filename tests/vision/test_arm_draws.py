@@ -86,6 +86,15 @@ def begun() -> Table:
     return table
 
 
+def quiet(frames: int) -> tuple[Table, int]:
+    """A round under way (:func:`begun`), then ``frames`` frames in which the camera
+    sees only the piles; and the number of the first of them (where arms are scripted)."""
+    table = begun()
+    start = len(table.frames)
+    table.still(frames)
+    return table, start
+
+
 def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = arms
@@ -98,9 +107,7 @@ def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
 
 def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
     for player in PLAYERS:
-        table = begun()
-        start = len(table.frames)
-        table.still(60)  # the hand covers the card: only the piles are seen
+        table, start = quiet(60)  # the hand covers the card: only the piles are seen
         arms = ScriptedArms()
         arms.at(range(start + 5, start + 20), player, DRAW)
         events = feed(table, arms)
@@ -110,9 +117,7 @@ def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
 def test_an_arm_at_the_draw_pile_for_arm_draw_dwell_s_at_20_frames_a_second_is_a_draw() -> None:
     # Five frames of a 20 frames/s camera span 0.2 s (arm_draw_dwell_s), 16/20 - 12/20
     # being a hair less in floating point.
-    table = begun()
-    start = len(table.frames)
-    table.still(60)
+    table, start = quiet(60)
     arms = ScriptedArms()
     first = int(start / FPS * 20) + 4
     for k in range(first, first + 5):
@@ -133,9 +138,7 @@ def test_without_arms_a_covered_draw_is_not_seen() -> None:
 def test_an_arm_going_on_to_the_discard_pile_draws_nothing() -> None:
     # The dealer's arm takes the starter from the draw pile to the discard pile
     # (a flip), and an arm passes over the draw pile on its way to the discard pile.
-    table = begun()
-    start = len(table.frames)
-    table.still(80)
+    table, start = quiet(80)
     arms = ScriptedArms()
     arms.at(range(start, start + 10), "Ann", DRAW)
     arms.at(range(start + 10, start + 30), "Ann", DISCARD)
@@ -149,9 +152,7 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_s_edge_draws
     # 1.3 card lengths from the discard pile's centre (nearer it than the draw pile,
     # not at it: covering-hand seed 604, seat 1). A hand putting a card down comes
     # nearer (its card lies there).
-    table = begun()
-    start = len(table.frames)
-    table.still(80)
+    table, start = quiet(80)
     arms = draw_then_discard(start, "Bob", to_discard=1.3)
     assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
     on = draw_then_discard(start, "Bob", to_discard=0.7)
@@ -162,9 +163,7 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_draws() -> N
     # Ann's arm takes a card from the draw pile and goes back to her seat right over
     # the discard pile (covering-hand seeds 603 and 606, seat 0): shorter than it was
     # at the draw pile. An arm going on to the discard pile reaches as far or further.
-    table = begun()
-    start = len(table.frames)
-    table.still(80)
+    table, start = quiet(80)
     back = draw_then_discard(start, "Ann", to_discard=0.5, draw_length=300.0, length=240.0)
     assert feed(table, back)[1:] == [{"type": "draw", "player": "Ann"}]
     on = draw_then_discard(start, "Ann", to_discard=0.5, draw_length=300.0, length=300.0)
@@ -172,9 +171,7 @@ def test_an_arm_going_back_from_the_draw_pile_over_the_discard_pile_draws() -> N
 
 
 def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing() -> None:
-    table = begun()
-    start = len(table.frames)
-    table.still(90)
+    table, start = quiet(90)
     arms = ScriptedArms()
     arms.at(range(start, start + 20), "Cy", DISCARD)  # Cy's arm puts a card down ...
     arms.at(range(start + 32, start + 44), "Cy", DRAW)  # ... and goes back by the draw pile
@@ -187,9 +184,7 @@ def test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothin
 
 
 def test_an_arm_only_brushing_the_draw_pile_draws_nothing() -> None:
-    table = begun()
-    start = len(table.frames)
-    table.still(40)
+    table, start = quiet(40)
     arms = ScriptedArms()
     arms.at(range(start, start + 2), "Cy", DRAW)  # two frames: a hand passing
     assert [e["type"] for e in feed(table, arms)] == ["flip"]
@@ -207,9 +202,7 @@ def test_a_card_seen_drawn_is_one_draw_with_its_arm() -> None:
 
 def test_the_arm_first_and_the_card_after_is_one_draw() -> None:
     # The arm's visit ends before the card rules take the card for drawn.
-    table = begun()
-    start = len(table.frames)
-    table.still(30)
+    table, start = quiet(30)
     table.draw_card(SEAT_EDGE["Bob"])
     table.still(30)
     arms = ScriptedArms()
@@ -218,9 +211,7 @@ def test_the_arm_first_and_the_card_after_is_one_draw() -> None:
 
 
 def test_two_draws_by_arm_are_two_draws() -> None:
-    table = begun()
-    start = len(table.frames)
-    table.still(90)
+    table, start = quiet(90)
     arms = ScriptedArms()
     arms.at(range(start, start + 15), "Dee", DRAW)
     arms.at(range(start + 40, start + 55), "Dee", DRAW)
@@ -228,9 +219,7 @@ def test_two_draws_by_arm_are_two_draws() -> None:
 
 
 def test_the_settings_are_the_config_s() -> None:
-    table = begun()
-    start = len(table.frames)
-    table.still(60)
+    table, start = quiet(60)
     arms = ScriptedArms()
     arms.at(range(start, start + 15), "Dee", DRAW)
     w = Watcher(LAYOUT, PLAYERS, WatcherConfig(arm_draw_looks=20))
@@ -273,9 +262,7 @@ def test_a_draw_just_after_the_flip_is_a_draw_when_the_dealer_is_known() -> None
 
 
 def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:
-    table = begun()
-    start = len(table.frames)
-    table.still(60)
+    table, start = quiet(60)
     arms = ScriptedArms()
     arms.at(range(start, start + 15), "Bob", DRAW)
     arms.seen = [dataclasses.replace(s, to_draw=0.9) for s in arms.seen]  # a hand passing over

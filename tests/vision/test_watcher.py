@@ -298,39 +298,41 @@ def test_a_card_carried_off_a_pile_the_recogniser_cannot_see_is_an_undo() -> Non
     assert [e["type"] for e in kinds(feed(table))] == ["flip", "play"]
 
 
-def test_taking_back_the_second_copy_of_a_face_is_an_undo() -> None:
+def two_copies_played() -> Table:
+    """Bob plays a red 4, then Cy the other red 4 at nearly the same spot."""
     table = started("green-4")
     table.bring(["red-4"], SEAT_EDGE["Bob"])
     table.still(20)
     table.bring(["red-4"], SEAT_EDGE["Cy"], (326.0, 236.0))
     table.still(20)
+    return table
+
+
+#: What the watcher tells of :func:`two_copies_played`, the second taken back.
+SECOND_COPY_UNDONE = [
+    {"type": "play", "card": "red-4", "player": "Bob"},
+    {"type": "play", "card": "red-4", "player": "Cy"},
+    {"type": "undo"},
+]
+
+
+def test_taking_back_the_second_copy_of_a_face_is_an_undo() -> None:
+    table = two_copies_played()
     table.take_back(SEAT_EDGE["Cy"])
     table.still(30)
-    assert kinds(feed(table))[1:] == [
-        {"type": "play", "card": "red-4", "player": "Bob"},
-        {"type": "play", "card": "red-4", "player": "Cy"},
-        {"type": "undo"},
-    ]
+    assert kinds(feed(table))[1:] == SECOND_COPY_UNDONE
 
 
 def test_a_second_copy_lifted_out_of_sight_and_seen_going_away_is_an_undo() -> None:
     # The hand hides the card it lifts until it is clear of the pile; meanwhile the
     # copy under it, at nearly the same spot, takes over its track.
-    table = started("green-4")
-    table.bring(["red-4"], SEAT_EDGE["Bob"])
-    table.still(20)
-    table.bring(["red-4"], SEAT_EDGE["Cy"], (326.0, 236.0))
-    table.still(20)
+    table = two_copies_played()
     lifted = len(table.frames)
     table.take_back(SEAT_EDGE["Cy"])
     for frame in table.frames[lifted : lifted + 4]:
         frame.pop()  # in the hand
     table.still(30)
-    assert kinds(feed(table))[1:] == [
-        {"type": "play", "card": "red-4", "player": "Bob"},
-        {"type": "play", "card": "red-4", "player": "Cy"},
-        {"type": "undo"},
-    ]
+    assert kinds(feed(table))[1:] == SECOND_COPY_UNDONE
 
 
 def test_taking_back_a_refused_play_is_no_undo() -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -16,6 +19,31 @@ from werkzeug.serving import BaseWSGIServer, make_server
 TOKEN = "test-token-123"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 AUTH = {"X-Referee-Token": TOKEN}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_uno_table(
+    args: list[str], env: dict[str, str], banner: str
+) -> tuple[subprocess.Popen[str], str, list[str]]:
+    """``python -m uno_table *args`` run from the repository root, read until it prints
+    ``<banner>: <url>``: the process, that URL (no trailing slash) and the lines read."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uno_table", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith(f"{banner}: "):
+            return proc, line.split(": ", 1)[1].strip().rstrip("/"), lines
+    proc.kill()
+    proc.wait(10)
+    raise AssertionError(f"uno-table {args[0]} did not start:\n" + "".join(lines))
 
 
 class LiveServer:

@@ -32,6 +32,14 @@ def post_raw(client: FlaskClient, path: str, body: bytes | str) -> Any:
     return client.post(path, data=body, headers={**AUTH, "Content-Type": "application/json"})
 
 
+def refused(client: FlaskClient, path: str, body: bytes | str, says: str) -> Any:
+    """Post ``body``, which must be a 400 whose error says ``says``; the response."""
+    response = post_raw(client, path, body)
+    assert response.status_code == 400, response.json
+    assert says in response.json["error"]
+    return response
+
+
 # -- lone UTF-16 surrogates ----------------------------------------------------------
 
 
@@ -55,9 +63,7 @@ def test_lone_surrogates_are_refused_and_nothing_is_stored(
     before = stored(app)
     raw = json.dumps(body)  # ensure_ascii: the surrogate travels as "\ud800" text
     assert "\\ud" in raw or "\\udfff" in raw
-    response = post_raw(client, path, raw)
-    assert response.status_code == 400
-    assert "lone UTF-16 surrogate" in response.json["error"]
+    refused(client, path, raw, "lone UTF-16 surrogate")
     assert stored(app) == before
     # Everything still works: the exports, the state, the live stream.
     assert client.get("/api/matches/current/events.jsonl").status_code == 200
@@ -98,9 +104,7 @@ def test_deeply_nested_json_is_a_400_on_every_post(
 ) -> None:
     deal(client)
     before = stored(app)
-    response = post_raw(client, path, "[" * depth + "]" * depth)
-    assert response.status_code == 400
-    assert "nested more than 16 deep" in response.json["error"]
+    refused(client, path, "[" * depth + "]" * depth, "nested more than 16 deep")
     deep_in_an_event = '{"type": "play", "card": ' + "[" * depth + "]" * depth + "}"
     response = post_raw(client, path, deep_in_an_event)
     assert response.status_code == 400, response.json
@@ -115,10 +119,9 @@ def test_numbers_with_too_many_digits_are_a_400(
     deal(client)
     before = stored(app)
     started = time.perf_counter()
-    response = post_raw(client, path, '{"type": "draw", "count": 1' + "0" * (digits - 1) + "}")
+    long_number = '{"type": "draw", "count": 1' + "0" * (digits - 1) + "}"
+    refused(client, path, long_number, "at most 18 digits")
     assert time.perf_counter() - started < 2.0
-    assert response.status_code == 400
-    assert "at most 18 digits" in response.json["error"]
     assert stored(app) == before
 
 

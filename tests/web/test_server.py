@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +14,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.helpers import PLAYERS, TOKEN, LiveServer, SSEClient, post_json
+from tests.web.helpers import (
+    PLAYERS,
+    TOKEN,
+    LiveServer,
+    SSEClient,
+    post_json,
+    start_uno_table,
+)
 from web import SECURITY_HEADERS, create_app
 from web.server import lan_url, make_server
 from web.store import Store
@@ -158,37 +163,11 @@ class Serve:
 
     def __init__(self, db: Path, *extra: str) -> None:
         env = {**os.environ, "UNO_TABLE_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uno_table",
-                "serve",
-                "--source",
-                "none",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--players",
-                "Ann,Bob",
-                *extra,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+        args = ["serve", "--source", "none", "--port", "0", "--db", str(db)]
+        self.proc, url, self.lines = start_uno_table(
+            [*args, "--players", "Ann,Bob", *extra], env, "Spectators"
         )
-        assert self.proc.stdout is not None
-        self.lines: list[str] = []
-        for line in self.proc.stdout:
-            self.lines.append(line)
-            if line.startswith("Spectators: "):
-                self.port = int(line.rsplit(":", 1)[1].strip().rstrip("/"))
-                break
-        else:
-            raise AssertionError("serve did not start:\n" + "".join(self.lines))
+        self.port = int(url.rsplit(":", 1)[1])
         self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:

@@ -72,6 +72,8 @@ def serve(app: Flask, host: str, port: int) -> int:
 
     from werkzeug.serving import make_server
 
+    from web.server import serve_until_interrupted
+
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         server = make_server(host, port, app, threaded=True)
@@ -80,10 +82,4 @@ def serve(app: Flask, host: str, port: int) -> int:
         return 2
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     print(f"League: http://{shown}:{server.server_port}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    return serve_until_interrupted(server)

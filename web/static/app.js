@@ -4,11 +4,11 @@
 
 (function () {
   const $ = (sel) => document.querySelector(sel);
-  const COLORS = ["red", "yellow", "green", "blue"];
   const VALUES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2"];
   const SEAT_COLORS = ["#e84a4a", "#f0c419", "#3cb371", "#3b82f6", "#c084fc", "#fb923c", "#22d3ee", "#f472b6", "#a3e635", "#94a3b8"];
 
   const page = window.UnoPage;
+  const { COLORS, el, cardColor } = page;
   // A referee link carries ?token=...: it is kept on this device and dropped from the URL.
   const ui = {
     lang: page.initialLang(),
@@ -26,12 +26,6 @@
   function t(key, vars) { return page.translate(ui.lang, key, vars); }
 
   function cardLabel(card) { return window.WORDS.cardName(card, ui.lang); }
-
-  function cardColor(card) {
-    if (!card) return "none";
-    const c = card.split("-")[0];
-    return COLORS.includes(c) ? c : "black";
-  }
 
   function alertText(alert) { return window.WORDS.sentence(alert, ui.lang); }
 
@@ -91,17 +85,6 @@
   }
 
   // -- rendering ------------------------------------------------------------------
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  }
 
   function players(snap) {
     const g = snap.game || {};
@@ -660,24 +643,12 @@
   function wire() {
     document.addEventListener("pointerdown", unlockAudio);
     document.addEventListener("keydown", unlockAudio);
-    $("#btn-lang").addEventListener("click", () => {
-      ui.lang = page.switchLang(ui.lang);
-      applyLanguage();
-    });
+    page.wireBar(ui, applyLanguage, setReferee);
     $("#btn-sound").addEventListener("click", () => {
       ui.sound = !ui.sound;
       localStorage.setItem("uno.sound", ui.sound ? "on" : "off");
       $("#btn-sound").setAttribute("aria-pressed", String(ui.sound));
       applyLanguage();
-    });
-    $("#btn-referee").addEventListener("click", () => {
-      $("#token-input").value = ui.token;
-      $("#dlg-token").showModal();
-    });
-    $("#dlg-token").addEventListener("close", () => {
-      const v = $("#dlg-token").returnValue;
-      if (v === "ok") setReferee($("#token-input").value.trim());
-      if (v === "clear") setReferee("");
     });
     $("#alert-close").addEventListener("click", () => { $("#alert").hidden = true; });
 

@@ -205,10 +205,7 @@
     })();
   }
 
-  $("#btn-lang").addEventListener("click", () => {
-    ui.lang = page.switchLang(ui.lang);
-    applyLanguage();
-  });
+  page.wireBar(ui, applyLanguage, () => {});
   const overlay = $("#cam-overlay");
   overlay.addEventListener("pointermove", onMove);
   overlay.addEventListener("pointerup", endDrag);

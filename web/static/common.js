@@ -1,11 +1,34 @@
 // What every page of the tablet shares: the referee's token (taken once from a
 // ?token= link, then kept in this browser), the language (kept too) and its strings,
-// and the toast. Loaded after i18n.js and before the page's own script.
+// the toast, the bar's buttons and building elements. Loaded after i18n.js and before
+// the page's own script.
 "use strict";
 
 window.UnoPage = (function () {
   const TOKEN_KEY = "uno.token";
   const LANG_KEY = "uno.lang";
+  /** The four card colours (a wild's colour is none of them). */
+  const COLORS = ["red", "yellow", "green", "blue"];
+
+  /** An element: ``attrs`` set (``class``; ``on<event>`` a listener), ``children``
+   *  appended (null and undefined left out). */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  }
+
+  /** A card's colour: one of :data:`COLORS`, "black" for a wild, "none" for no card. */
+  function cardColor(card) {
+    if (!card) return "none";
+    const c = card.split("-")[0];
+    return COLORS.includes(c) ? c : "black";
+  }
 
   /** The token of a ?token= link (kept, and dropped from the address), else the kept one. */
   function takeToken() {
@@ -61,5 +84,30 @@ window.UnoPage = (function () {
     toastTimer = setTimeout(() => { box.hidden = true; }, ms || 4000);
   }
 
-  return { takeToken, keepToken, initialLang, switchLang, translate, showLanguage, toast };
+  /** The bar's buttons: #btn-lang switches ``ui.lang`` and calls ``onLanguage``; on a
+   *  page with #btn-referee, it opens the token dialog (#dlg-token), whose OK or Clear
+   *  calls ``onToken`` with the token typed (or ""). */
+  function wireBar(ui, onLanguage, onToken) {
+    document.querySelector("#btn-lang").addEventListener("click", () => {
+      ui.lang = switchLang(ui.lang);
+      onLanguage();
+    });
+    const referee = document.querySelector("#btn-referee");
+    if (!referee) return;
+    const dialog = document.querySelector("#dlg-token");
+    const input = document.querySelector("#token-input");
+    referee.addEventListener("click", () => {
+      input.value = ui.token;
+      dialog.showModal();
+    });
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue === "ok") onToken(input.value.trim());
+      if (dialog.returnValue === "clear") onToken("");
+    });
+  }
+
+  return {
+    COLORS, el, cardColor,
+    takeToken, keepToken, initialLang, switchLang, translate, showLanguage, toast, wireBar,
+  };
 })();

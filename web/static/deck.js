@@ -4,7 +4,6 @@
 
 (function () {
   const $ = (sel) => document.querySelector(sel);
-  const COLORS = ["red", "yellow", "green", "blue"];
   const VALUES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2"];
   const POLL_MS = 400;
 
@@ -78,6 +77,7 @@
   });
 
   const page = window.UnoPage;
+  const { COLORS, el, cardColor } = page;
   const ui = {
     lang: page.initialLang(),
     token: page.takeToken(),
@@ -94,23 +94,6 @@
     if (words[card]) return words[card];
     const dash = card.indexOf("-");
     return t(card.slice(0, dash)) + " " + (words[card.slice(dash + 1)] || card.slice(dash + 1));
-  }
-
-  function cardColor(card) {
-    if (!card) return "none";
-    const c = card.split("-")[0];
-    return COLORS.includes(c) ? c : "black";
-  }
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
   }
 
   function svg(tag, attrs, text) {
@@ -320,19 +303,7 @@
   }
 
   function wire() {
-    $("#btn-lang").addEventListener("click", () => {
-      ui.lang = page.switchLang(ui.lang);
-      applyLanguage();
-    });
-    $("#btn-referee").addEventListener("click", () => {
-      $("#token-input").value = ui.token;
-      $("#dlg-token").showModal();
-    });
-    $("#dlg-token").addEventListener("close", () => {
-      const v = $("#dlg-token").returnValue;
-      if (v === "ok") setReferee($("#token-input").value.trim());
-      if (v === "clear") setReferee("");
-    });
+    page.wireBar(ui, applyLanguage, setReferee);
     $("#btn-upload").addEventListener("click", () => $("#file-input").click());
     $("#file-input").addEventListener("change", async () => {
       const files = Array.from($("#file-input").files || []);
