@@ -153,16 +153,6 @@ def test_a_copy_of_a_card_lying_deeper_put_down_by_a_covering_hand_is_a_play() -
     assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip"] + ["play"] * 3
 
 
-def test_a_copy_of_the_card_under_the_top_put_down_where_it_lay_is_a_play() -> None:
-    # Cy's hand puts a second green 4 just where Ann's lies under Bob's green 7
-    # (covering-hand seed 604 at 12.3 s): another seat's hand put it down, so it is a
-    # copy wherever it lies.
-    table, first_covered = covered_after("green-5", ANN_THEN_BOB, [lying("green-4", *CENTER)])
-    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
-    assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
-    assert out[-1] == {"type": "play", "card": "green-4", "player": "Cy"}
-
-
 def test_an_arm_seen_at_the_pile_does_not_make_a_copy_under_the_top_a_take_back() -> None:
     # The starter green 9, Bob's green 5 on it; Cy's covering hand, seen at the pile,
     # puts a second green 9 on them (covering-dim-webcam seed 604 at 6.9 s). The green 5

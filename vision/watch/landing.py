@@ -61,16 +61,10 @@ class LandingRules:
         # put on the pile, covering-hand seed 601 at 11.1 s).
         pile = self.state.pile
         depth = len(pile) - next(i for i, e in enumerate(pile) if e is again)
-        other_hand = depth != 1 and depth < self.cfg.deep_copy_depth and self._other_hand(tr)
-        if depth != 1 and depth < self.cfg.deep_copy_depth and not other_hand:
+        if depth != 1 and depth < self.cfg.deep_copy_depth and not self._other_hand(tr):
             return False
         if tr.name not in again.boxes:
             return False
-        if other_hand:
-            # Put down by another seat's hand on the top play: a copy, wherever it lies
-            # (it may land just where the card under the top lies: covering-hand seed
-            # 604 at 12.3 s, a green 5 on a green 8 on a green 5).
-            return True
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
         near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
         return all(
