@@ -193,13 +193,14 @@ def fit_deck_tail(
     *,
     per_photo: int = 24,
     fit: TailFit = TAIL_CALIBRATION,
+    aug: Augment | None = None,
     seed: int = 0,
     progress: Progress | None = None,
 ) -> None:
     """Fit ``tuner``'s last stages (:mod:`vision.deck_tail`) to ``photos`` of one deck,
     in place; write the result with :func:`vision.deck_tail.export_onnx`."""
     x, y = augmented_features(
-        photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, progress=progress
+        photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, aug, progress
     )
     report = progress
 
