@@ -65,6 +65,11 @@ class Variant:
     fit: TailFit = TAIL_CALIBRATION
     aug: Augment = field(default_factory=Augment)
     per_photo: int = 24
+    #: The first layer fitted (:class:`vision.deck_tail.TailTuner`).
+    first: int = 7
+    #: Rendered crops of every face (``bench_tail.py``'s face anchors) kept, with their
+    #: faces, during the fit.
+    anchors: bool = False
 
 
 OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
@@ -80,6 +85,10 @@ VARIANTS: dict[str, Variant] = {
     "light": replace(OLD, aug=LIGHT),
     "bg": replace(OLD, aug=replace(GEO, background_prob=0.5)),
     "all": replace(OLD, aug=replace(ALL, background_prob=0.5)),
+    "anch": replace(OLD, anchors=True),
+    "light_anch": replace(OLD, aug=LIGHT, anchors=True),
+    "l5": replace(OLD, first=5),
+    "bn": replace(OLD, fit=replace(OLD.fit, train_bn=True)),
 }
 
 
@@ -142,8 +151,12 @@ def score(tuner: TailTuner, crops: np.ndarray, faces: np.ndarray) -> dict[str, f
 def calibrate(
     rec: CardRecognizer, photos: list[Photo], v: Variant, seed: int = 0
 ) -> tuple[TailTuner, float]:
-    tuner = TailTuner.from_file(BASE_PT)
+    tuner = TailTuner.from_file(BASE_PT, v.first)
     t0 = time.time()
+    anchors = None
+    if v.anchors:
+        d = np.load(BOXES / "anchors-faces-20.npz")
+        anchors = (d["x"].astype(np.float32), d["p"])
     stage = [""]
 
     def show(name: str, done: int, total: int) -> None:
@@ -152,7 +165,15 @@ def calibrate(
             print(f"  {name} ({total}) at {time.time() - t0:.0f} s", flush=True)
 
     fit_deck_tail(
-        rec, photos, tuner, per_photo=v.per_photo, fit=v.fit, aug=v.aug, seed=seed, progress=show
+        rec,
+        photos,
+        tuner,
+        per_photo=v.per_photo,
+        fit=v.fit,
+        aug=v.aug,
+        anchors=anchors,
+        seed=seed,
+        progress=show,
     )
     return tuner, time.time() - t0
 

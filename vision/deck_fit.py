@@ -194,11 +194,14 @@ def fit_deck_tail(
     per_photo: int = 24,
     fit: TailFit = TAIL_CALIBRATION,
     aug: Augment | None = None,
+    anchors: tuple[F32, F32] | None = None,
     seed: int = 0,
     progress: Progress | None = None,
 ) -> None:
     """Fit ``tuner``'s last stages (:mod:`vision.deck_tail`) to ``photos`` of one deck,
-    in place; write the result with :func:`vision.deck_tail.export_onnx`."""
+    in place (``anchors``: maps and the probabilities to keep for them,
+    :meth:`~vision.deck_tail.TailTuner.fit`); write the result with
+    :func:`vision.deck_tail.export_onnx`."""
     x, y = augmented_features(
         photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, aug, progress
     )
@@ -208,4 +211,4 @@ def fit_deck_tail(
         if report is not None:
             report("fitting", done, total)
 
-    tuner.fit(x, y, fit, progress=epochs)
+    tuner.fit(x, y, fit, anchors=anchors, progress=epochs)
