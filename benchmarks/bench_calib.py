@@ -15,10 +15,11 @@ reads it.
 
 ``tune``: calibrated on alinivan, scored on svolsch, and the other way round (the
 only sources any setting was chosen on). ``heldout``: calibrated on each of criscard,
-soloskino, reiamenezes, scored on the two other held-out photographers' photos and on
-the source's own other photos. ``white``: a deck the classifier already reads
-(syedhannaan; real-cards, its held-out part) calibrated and scored on its other
-photos. Variants: :data:`VARIANTS`.
+soloskino, reiamenezes, scored on the two other held-out photographers' photos
+(``held_out_others``), on the four other photographers' (``others``, as
+``bench_tail.py calib`` scores) and on the source's own other photos (``own``).
+``white``: a deck the classifier already reads (syedhannaan; real-cards, its held-out
+part) calibrated and scored on its other photos. Variants: :data:`VARIANTS`.
 """
 
 from __future__ import annotations
@@ -43,7 +44,13 @@ import cv2  # noqa: E402
 import torch  # noqa: E402
 
 from vision.deck_augment import Augment  # noqa: E402
-from vision.deck_fit import TAIL_CALIBRATION, Photo, fit_deck_tail  # noqa: E402
+from vision.deck_fit import (  # noqa: E402
+    FACE_ANCHORS_FILE,
+    TAIL_CALIBRATION,
+    Photo,
+    face_anchors,
+    fit_deck_tail,
+)
 from vision.deck_tail import TailFit, TailTuner  # noqa: E402
 from vision.geometry import warp_crop  # noqa: E402
 from vision.recognition import CardRecognizer  # noqa: E402
@@ -54,6 +61,7 @@ OWN = ROOT / ".cache" / "bench_calib"
 BASE_PT = ROOT / "models" / "classifier-base.pt"
 TUNING = ("alinivan", "svolsch")
 HELD_OUT = ("criscard", "soloskino", "reiamenezes")
+COLOUR_OVAL = ("alinivan", "criscard", "soloskino", "reiamenezes", "svolsch")
 WHITE = ("syedhannaan", "real-cards")
 SIZE = 96
 
@@ -67,9 +75,10 @@ class Variant:
     per_photo: int = 24
     #: The first layer fitted (:class:`vision.deck_tail.TailTuner`).
     first: int = 7
-    #: Rendered crops of every face (``bench_tail.py``'s face anchors) kept, with their
-    #: faces, during the fit.
-    anchors: bool = False
+    #: Rendered crops of every face kept, with their faces, during the fit: "cache"
+    #: (``bench_tail.py``'s face anchors, 20 a face cut from rendered scenes), "file"
+    #: (``models/face-anchors.jpg``, what ``calibrate-deck`` uses), or none.
+    anchors: str = ""
 
 
 OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
@@ -77,6 +86,9 @@ OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
 #: Every variant tried (the name is what ``--variant`` takes).
 GEO = Augment(rotate=12, scale=0.15, shift=0.06)
 LIGHT = Augment(haze=0.3, contrast=0.3, shade=0.3, hue=6, white_balance=0.25)
+#: Light without turning the hue (a turned hue moves green towards yellow), a stronger
+#: white balance instead.
+LIGHT_WB = Augment(haze=0.3, contrast=0.3, shade=0.3, white_balance=0.3)
 ALL = replace(GEO, haze=0.3, contrast=0.3, shade=0.3, hue=6, white_balance=0.25)
 
 VARIANTS: dict[str, Variant] = {
@@ -85,10 +97,13 @@ VARIANTS: dict[str, Variant] = {
     "light": replace(OLD, aug=LIGHT),
     "bg": replace(OLD, aug=replace(GEO, background_prob=0.5)),
     "all": replace(OLD, aug=replace(ALL, background_prob=0.5)),
-    "anch": replace(OLD, anchors=True),
-    "light_anch": replace(OLD, aug=LIGHT, anchors=True),
+    "anch": replace(OLD, anchors="cache"),
+    "light_anch": replace(OLD, aug=LIGHT, anchors="cache"),
     "l5": replace(OLD, first=5),
     "bn": replace(OLD, fit=replace(OLD.fit, train_bn=True)),
+    "lwb": replace(OLD, aug=LIGHT_WB),
+    "lwb_anch": replace(OLD, aug=LIGHT_WB, anchors="cache"),
+    "rend": replace(OLD, anchors="file"),
 }
 
 
@@ -154,9 +169,11 @@ def calibrate(
     tuner = TailTuner.from_file(BASE_PT, v.first)
     t0 = time.time()
     anchors = None
-    if v.anchors:
+    if v.anchors == "cache":
         d = np.load(BOXES / "anchors-faces-20.npz")
         anchors = (d["x"].astype(np.float32), d["p"])
+    elif v.anchors == "file":
+        anchors = face_anchors(tuner, ROOT / "models" / FACE_ANCHORS_FILE)
     stage = [""]
 
     def show(name: str, done: int, total: int) -> None:
@@ -206,6 +223,13 @@ def run(
                 )
                 for o in others:
                     row[o] = score(tuner, srcs[o].crops, srcs[o].faces)["top1"]
+                held = [o for o in others if o in HELD_OUT]
+                if held and len(held) < len(others):  # the held-out photographers apart
+                    row["held_out_others"] = score(
+                        tuner,
+                        np.concatenate([srcs[o].crops for o in held]),
+                        np.concatenate([srcs[o].faces for o in held]),
+                    )
             out[name][cal] = row
             print(name, cal, json.dumps(row), flush=True)
     return out
@@ -213,7 +237,7 @@ def run(
 
 PAIRS: dict[str, Callable[[], list[tuple[str, list[str], bool]]]] = {
     "tune": lambda: [("alinivan", ["svolsch"], False), ("svolsch", ["alinivan"], False)],
-    "heldout": lambda: [(s, [o for o in HELD_OUT if o != s], True) for s in HELD_OUT],
+    "heldout": lambda: [(s, [o for o in COLOUR_OVAL if o != s], True) for s in HELD_OUT],
     "white": lambda: [(s, [], True) for s in WHITE],
 }
 
