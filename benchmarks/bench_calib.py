@@ -83,7 +83,9 @@ class Variant:
 
 OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
 
-#: Every variant tried (the name is what ``--variant`` takes).
+#: Every variant tried (the name is what ``--variant`` takes). "rend" is what
+#: ``calibrate-deck`` does since the fourth session of 2 December (chosen on the tuning
+#: sources: models/README.md, "Calibration across photographers"); "old" before it.
 GEO = Augment(rotate=12, scale=0.15, shift=0.06)
 LIGHT = Augment(haze=0.3, contrast=0.3, shade=0.3, hue=6, white_balance=0.25)
 #: Light without turning the hue (a turned hue moves green towards yellow), a stronger
