@@ -336,13 +336,15 @@ def photos_of(s: str, idx: np.ndarray) -> list[Any]:
 
 
 def calibrate(tuner: TailTuner, photos: list[Any]) -> float:
-    """``uno-table calibrate-deck``'s fit (its settings, 24 crops a photo, no anchors)."""
-    from vision.deck_fit import fit_deck_tail
+    """``uno-table calibrate-deck``'s fit (its settings, 24 crops a photo, the rendered
+    face anchors of ``models/face-anchors.jpg``)."""
+    from vision.deck_fit import FACE_ANCHORS_FILE, face_anchors, fit_deck_tail
     from vision.recognition import CardRecognizer
 
     rec = CardRecognizer.load(ROOT / "models", use_deck=False)
     t0 = time.time()
-    fit_deck_tail(rec, photos, tuner)
+    anchors = face_anchors(tuner, ROOT / "models" / FACE_ANCHORS_FILE)
+    fit_deck_tail(rec, photos, tuner, anchors=anchors)
     return time.time() - t0
 
 

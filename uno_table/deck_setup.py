@@ -140,12 +140,22 @@ class DeckSetup:
         """Fit on ``train`` and read ``held`` with the shipped classifier and with that
         fit (stage "check"); then fit on every card (stage "fit") for :meth:`use`. The
         crops are cut and read by the frozen first layers once, for both fits."""
-        from vision.deck_fit import TAIL_CALIBRATION, augmented_features
+        from vision.deck_fit import (
+            FACE_ANCHORS_FILE,
+            TAIL_CALIBRATION,
+            CalibrationError,
+            augmented_features,
+            face_anchors,
+        )
 
         with self._lock:
             rec = self.recognizer()
             photos = _photos([*train, *held])
             shipped = self._tuner()
+            try:  # rendered crops of every face, kept apart while fitting (none: no file)
+                anchors = face_anchors(shipped, self._models() / FACE_ANCHORS_FILE)
+            except CalibrationError as exc:
+                raise DeckError(str(exc), 500) from exc
             x, y = augmented_features(
                 photos,
                 per_photo,
@@ -161,12 +171,18 @@ class DeckSetup:
                 n = len(train) * per_photo
                 check = self._tuner()
                 check.fit(
-                    x[:n], y[:n], TAIL_CALIBRATION, progress=lambda d, t: progress("check", d, t)
+                    x[:n],
+                    y[:n],
+                    TAIL_CALIBRATION,
+                    anchors=anchors,
+                    progress=lambda d, t: progress("check", d, t),
                 )
                 before = _read_cards(rec, shipped, held_photos)
                 after = _read_cards(rec, check, held_photos)
             tuner = self._tuner()
-            tuner.fit(x, y, TAIL_CALIBRATION, progress=lambda d, t: progress("fit", d, t))
+            tuner.fit(
+                x, y, TAIL_CALIBRATION, anchors=anchors, progress=lambda d, t: progress("fit", d, t)
+            )
             return before, after, tuner.network()
 
     def use(self, deck: Any) -> dict[str, Any]:

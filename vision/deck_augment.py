@@ -40,12 +40,96 @@ class Augment:
     blur_prob: float = 0.4
     noise_sd: float = 6.0  # grey levels (s.d., drawn up to this)
     jpeg_quality: tuple[int, int] = (35, 95)
+    # Changes of the domain (another camera, light, table, detector), off by default:
+    rotate: float = 0.0  # the box turned by up to this many degrees either way
+    scale: float = 0.0  # the box grown or shrunk by a factor in [1 - s, 1 + s]
+    shift: float = 0.0  # the box moved by up to this share of its width and height
+    background_prob: float = 0.0  # the photo around the card replaced by a random table
+    haze: float = 0.0  # blended towards a light colour by up to this share (washed out)
+    contrast: float = 0.0  # contrast gain in [1 - c, 1 + c] around the mean
+    shade: float = 0.0  # light falling off across the card by up to this share
+    hue: float = 0.0  # hue turned by up to this many degrees either way
 
 
 def jitter_quad(rng: np.random.Generator, quad: F32, amount: float) -> F32:
     """Each corner moved by a normal draw of ``amount`` of the card's width (s.d.)."""
     w = float(np.linalg.norm(quad[1] - quad[0]))
     return (quad + rng.normal(0.0, amount * w, quad.shape)).astype(np.float32)
+
+
+def moved_quad(rng: np.random.Generator, quad: F32, aug: Augment) -> F32:
+    """``quad`` turned by up to ``aug.rotate`` degrees, scaled by up to ``aug.scale``
+    and shifted by up to ``aug.shift`` of its sides, about its centre (the box another
+    detector, camera or hand would give); unchanged when all three are 0.
+
+    >>> q = np.float32([(0, 0), (10, 0), (10, 20), (0, 20)])
+    >>> bool(np.allclose(moved_quad(np.random.default_rng(0), q, Augment()), q))
+    True
+    """
+    if not (aug.rotate or aug.scale or aug.shift):
+        return quad
+    c = quad.mean(axis=0)
+    a = np.radians(rng.uniform(-aug.rotate, aug.rotate))
+    k = rng.uniform(1 - aug.scale, 1 + aug.scale)
+    rot = k * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[3] - quad[0]))
+    move = rng.uniform(-aug.shift, aug.shift, 2) * np.array([w, h])
+    return ((quad - c) @ rot.T + c + move).astype(np.float32)
+
+
+def random_table(rng: np.random.Generator, size: int) -> Image:
+    """A random table top: a plain colour with a gradient, stripes (wood, cloth) and
+    noise."""
+    base = rng.uniform(0, 255, 3)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
+    a = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(a) * xx + np.sin(a) * yy)[..., None] * rng.uniform(-60, 60)
+    stripes = np.sin(xx * rng.uniform(5, 60) + yy * rng.uniform(-20, 20))[..., None]
+    img = (
+        base
+        + ramp
+        + stripes * rng.uniform(0, 30)
+        + rng.normal(0, rng.uniform(0, 12), (size, size, 3))
+    )
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def on_random_table(crop: Image, card: F32, rng: np.random.Generator) -> Image:
+    """``crop`` with everything outside the polygon ``card`` (crop pixels) replaced by a
+    :func:`random_table`."""
+    size = crop.shape[0]
+    mask = np.zeros((size, size), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(card).astype(np.int32), 255)
+    mask = cv2.GaussianBlur(mask, (3, 3), 0).astype(np.float32)[..., None] / 255.0
+    out = crop * mask + random_table(rng, size) * (1 - mask)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def lighting(crop: Image, rng: np.random.Generator, aug: Augment) -> Image:
+    """Haze, contrast, light falling off across the card and a turned hue, at random
+    (nothing when those settings are 0)."""
+    if not (aug.haze or aug.contrast or aug.shade or aug.hue):
+        return crop
+    x = crop.astype(np.float32)
+    if aug.hue:
+        hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(-aug.hue, aug.hue) / 2) % 180
+        x = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if aug.contrast:
+        m = x.mean()
+        x = m + (x - m) * rng.uniform(1 - aug.contrast, 1 + aug.contrast)
+    if aug.haze:
+        light = rng.uniform(180, 255, 3)
+        t = rng.uniform(0, aug.haze)
+        x = x * (1 - t) + light * t
+    if aug.shade:
+        size = crop.shape[0]
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size - 0.5
+        a = rng.uniform(0, 2 * np.pi)
+        ramp = 1 + (np.cos(a) * xx + np.sin(a) * yy) * 2 * rng.uniform(0, aug.shade)
+        x = x * ramp[..., None]
+    return np.clip(x, 0, 255).astype(np.uint8)
 
 
 def photometric(crop: Image, rng: np.random.Generator, aug: Augment = Augment()) -> Image:
@@ -55,6 +139,7 @@ def photometric(crop: Image, rng: np.random.Generator, aug: Augment = Augment())
     if side < size:
         small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
         crop = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    crop = lighting(crop, rng, aug)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] *= rng.uniform(1 - aug.saturation, 1 + aug.saturation)
     crop = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
@@ -121,8 +206,14 @@ def augmented_crops(
     """``n`` augmented upright ``size`` crops of the card at ``quad`` (TL TR BR BL)."""
     out = np.empty((n, size, size, 3), np.uint8)
     for i in range(n):
-        q = jitter_quad(rng, quad, aug.corner_jitter) if i else quad
+        q = jitter_quad(rng, moved_quad(rng, quad, aug), aug.corner_jitter) if i else quad
         crop = warp_crop(image, q, size)
+        if i and aug.background_prob and rng.random() < aug.background_prob:
+            to_crop = cv2.getPerspectiveTransform(
+                q, np.float32([(0, 0), (size, 0), (size, size), (0, size)])
+            )
+            card = cv2.perspectiveTransform(quad[None].astype(np.float32), to_crop)[0]
+            crop = on_random_table(crop, card, rng)
         crop = photometric(crop, rng, aug) if i else crop
         out[i] = crop[::-1, ::-1] if i % 2 else crop
     return out

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from vision.deck_augment import Augment, augmented_crops
 from vision.deck_head import DeckHead, FitProgress, HeadFit, fit_head
 from vision.deck_tail import TailFit, TailTuner
+from vision.labels import FACES
 from vision.recognition import CardRecognizer
 
 F32 = npt.NDArray[np.float32]
@@ -180,6 +181,50 @@ def fit_deck(
     return fit_head(start, x, y, fit or HeadFit(), progress=fit_progress)
 
 
+#: In the model folder: rendered crops of every face (one row of ``ANCHORS_PER_FACE``
+#: crops a face, in the order of :data:`vision.labels.FACES`), written by
+#: ``benchmarks/make_face_anchors.py``. A calibration keeps reading them right while it
+#: fits the user's photos (:func:`face_anchors`): faces the photos lack, or show once,
+#: stay apart (models/README.md, "Calibration across photographers").
+FACE_ANCHORS_FILE = "face-anchors.jpg"
+ANCHORS_PER_FACE = 8
+ANCHOR_CROP = 96
+ANCHOR_JPEG_QUALITY = 90
+#: Label smoothing of the anchors' targets.
+ANCHOR_SMOOTH = 0.05
+
+
+def face_anchors(tuner: TailTuner, path: Path) -> tuple[F32, F32] | None:
+    """The maps :meth:`TailTuner.fit` reads of the crops of ``path`` (a
+    :data:`FACE_ANCHORS_FILE`), upright and half-turned, and their faces as targets;
+    None when there is no such file. A mosaic of the wrong shape is refused."""
+    mosaic = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if mosaic is None:
+        return None
+    h, w = mosaic.shape[:2]
+    if h != len(FACES) * ANCHOR_CROP or w % ANCHOR_CROP:
+        raise CalibrationError(
+            f"{path}: {w}x{h} is no mosaic of {ANCHOR_CROP}-pixel crops, one row for each "
+            f"of the {len(FACES)} faces; write it again with benchmarks/make_face_anchors.py"
+        )
+    per_face = w // ANCHOR_CROP
+    crops = np.asarray(
+        np.asarray(mosaic, np.uint8)
+        .reshape(len(FACES), ANCHOR_CROP, per_face, ANCHOR_CROP, 3)
+        .transpose(0, 2, 1, 3, 4)
+        .reshape(-1, ANCHOR_CROP, ANCHOR_CROP, 3),
+        np.uint8,
+    )
+    index = {n: i for i, n in enumerate(tuner.names)}
+    faces = np.repeat([index[f] for f in FACES], per_face)
+    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    x = np.concatenate([tuner.features(crops), tuner.features(turned)])
+    y = np.concatenate([faces, faces])
+    p = np.full((len(y), len(tuner.names)), ANCHOR_SMOOTH / len(tuner.names), np.float32)
+    p[np.arange(len(y)), y] += 1 - ANCHOR_SMOOTH
+    return x, p
+
+
 #: How a calibration fits the classifier's last stages to one deck's few photos: a
 #: small learning rate, many passes over few crops, and a pull towards the weights it
 #: starts from (written before benchmarks/bench_tail.py measured it, models/README.md).
@@ -193,13 +238,17 @@ def fit_deck_tail(
     *,
     per_photo: int = 24,
     fit: TailFit = TAIL_CALIBRATION,
+    aug: Augment | None = None,
+    anchors: tuple[F32, F32] | None = None,
     seed: int = 0,
     progress: Progress | None = None,
 ) -> None:
     """Fit ``tuner``'s last stages (:mod:`vision.deck_tail`) to ``photos`` of one deck,
-    in place; write the result with :func:`vision.deck_tail.export_onnx`."""
+    in place (``anchors``: maps and the probabilities to keep for them,
+    :meth:`~vision.deck_tail.TailTuner.fit`); write the result with
+    :func:`vision.deck_tail.export_onnx`."""
     x, y = augmented_features(
-        photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, progress=progress
+        photos, per_photo, rec.cls_imgsz, tuner.names, tuner.features, seed, aug, progress
     )
     report = progress
 
@@ -207,4 +256,4 @@ def fit_deck_tail(
         if report is not None:
             report("fitting", done, total)
 
-    tuner.fit(x, y, fit, progress=epochs)
+    tuner.fit(x, y, fit, anchors=anchors, progress=epochs)

@@ -55,6 +55,8 @@ class TailFit:
     anchor_weight: float = 1.0
     #: Pull towards the starting weights: ``l2sp * sum((w - w0) ** 2)``.
     l2sp: float = 0.0
+    #: Batch normalisation of the fitted layers re-estimated on the crops (else frozen).
+    train_bn: bool = False
     seed: int = 0
 
 
@@ -81,22 +83,24 @@ class TailTuner:
     not changed: :meth:`network` gives a copy with the fitted tail.
     """
 
-    def __init__(self, net: Any) -> None:
+    def __init__(self, net: Any, first: int = FIRST_TUNED_LAYER) -> None:
         import torch
 
         self.net = net
+        self.first = first
         layers = list(net.model)
-        self.prefix = torch.nn.Sequential(*layers[:FIRST_TUNED_LAYER]).eval()
-        self.tail = torch.nn.Sequential(*copy.deepcopy(layers[FIRST_TUNED_LAYER:])).eval()
+        self.prefix = torch.nn.Sequential(*layers[:first]).eval()
+        self.tail = torch.nn.Sequential(*copy.deepcopy(layers[first:])).eval()
         self.names = [net.names[i] for i in range(len(net.names))]
 
     @classmethod
-    def from_file(cls, path: Path) -> TailTuner:
-        return cls(load_network(path))
+    def from_file(cls, path: Path, first: int = FIRST_TUNED_LAYER) -> TailTuner:
+        return cls(load_network(path), first)
 
     # -------------------------------------------------------------- features
     def features(self, crops: Image, batch: int = 256) -> F32:
-        """Layer-6 maps ``(n, 96, 6, 6)`` of upright BGR crops."""
+        """The maps the fitted layers read (layer 6's ``(n, 96, 6, 6)`` by default) of
+        upright BGR crops."""
         import torch
 
         out = []
@@ -153,7 +157,7 @@ class TailTuner:
         start = [p.detach().clone() for p in params]
         self.tail.train()
         for m in self.tail.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
+            if isinstance(m, torch.nn.BatchNorm2d) and not s.train_bn:
                 m.eval()
         opt = torch.optim.AdamW(params, lr=s.lr, weight_decay=s.weight_decay)
         x_all = torch.from_numpy(np.ascontiguousarray(feats, np.float32))
@@ -218,7 +222,7 @@ class TailTuner:
 
         net = copy.deepcopy(self.net)
         net.model = torch.nn.Sequential(
-            *list(net.model)[:FIRST_TUNED_LAYER], *copy.deepcopy(list(self.tail))
+            *list(net.model)[: self.first], *copy.deepcopy(list(self.tail))
         )
         return net.eval()
 

@@ -73,7 +73,14 @@ def unknown_folders(root: Path) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from vision.deck_calibration import list_photos
-    from vision.deck_fit import CalibrationError, fit_deck, fit_deck_tail, read_photos
+    from vision.deck_fit import (
+        FACE_ANCHORS_FILE,
+        CalibrationError,
+        face_anchors,
+        fit_deck,
+        fit_deck_tail,
+        read_photos,
+    )
     from vision.deck_tail import TailTuner, export_onnx
     from vision.detector import CardRecognizer, ModelFilesMissing
     from vision.recognition import (
@@ -141,7 +148,16 @@ def run(args: argparse.Namespace) -> int:
             head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
         else:
             tuner = TailTuner.from_file(models / CLASSIFIER_PT)
-            fit_deck_tail(rec, found, tuner, per_photo=args.crops or 24, progress=bar)
+            anchors = face_anchors(tuner, models / FACE_ANCHORS_FILE)
+            if anchors is None:
+                print(
+                    f"warning: no {models / FACE_ANCHORS_FILE}: faces without a photo may be "
+                    "forgotten (benchmarks/make_face_anchors.py writes it)",
+                    file=sys.stderr,
+                )
+            fit_deck_tail(
+                rec, found, tuner, per_photo=args.crops or 24, anchors=anchors, progress=bar
+            )
     except CalibrationError as exc:
         return fail(f"{exc}; nothing was changed", 1)
     except (FileNotFoundError, RuntimeError) as exc:
