@@ -1,0 +1,83 @@
+"""How a track moves: at rest, creeping to rest, since when it lies still.
+
+The card tracker's judgements of motion, which the rules read (a play is a card that
+came to rest on the pile; a card creeping to rest is not at rest yet). Distances are
+in card lengths of the table's ``card`` (``TableLayout.card_px``), times in seconds;
+the settings are :class:`vision.watcher_config.WatcherConfig`'s.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.tracks import Sighting, Track
+    from vision.watcher_config import WatcherConfig
+
+
+class Motion:
+    """Judgements of a track's motion, for :class:`vision.tracks.CardTracker`."""
+
+    cfg: WatcherConfig
+
+    def at_rest(self, tr: Track, t: float, card: float, rest_s: float) -> bool:
+        """Seen now, still over the last ``rest_s`` (at least two sightings)."""
+        if tr.last_t != t or len(tr.sightings) < 2:
+            return False
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        for n, s in enumerate(reversed(tr.sightings), start=1):
+            if math.hypot(s.x - last.x, s.y - last.y) > lim:
+                return False
+            if n >= 2 and last.t - s.t >= rest_s - 1e-9:
+                return True
+        return False
+
+    def rest_began(self, tr: Track, card: float, name: str) -> float:
+        """When ``tr``'s present rest as ``name`` began: its first sighting since which
+        every one lies within ``still`` of its last and was read as ``name`` (a track
+        on the pile may have been a misreading at the same place before)."""
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        began = last.t
+        for s, (read, _conf) in zip(reversed(tr.sightings), reversed(tr.votes), strict=False):
+            if read != name or math.hypot(s.x - last.x, s.y - last.y) > lim:
+                break
+            began = s.t
+        return began
+
+    def creeping(self, tr: Track, card: float) -> bool:
+        """Still easing to rest, though it moves less than ``still`` between frames.
+
+        A card slid onto the pile slows down evenly (friction), and a slow player's card
+        creeps the last part of its way: judged at rest by ``still`` alone it would be
+        played a third of a second before it stops. It is creeping while it came
+        farther than ``creep`` over the last ``creep_s`` on the line it came along the
+        ``creep_s`` before, and no farther than ``creep_slow`` then (a slow card: a fast
+        one stops within a frame or two of looking still). A box that jitters about a
+        card lying still keeps to no line.
+        """
+        h = self.cfg.creep_s
+        last_t = tr.sightings[-1].t
+        if last_t - tr.sightings[0].t < 2 * h:
+            return False  # not seen long enough to tell
+        # Where it was over each of the last three spans of creep_s (averaged: one box
+        # jitters by a pixel or two, as much as a creeping card moves a frame).
+        spans: list[list[Sighting]] = [[], [], []]  # the latest first
+        for s in tr.sightings:
+            if last_t - s.t <= 3 * h:
+                spans[min(2, int((last_t - s.t) / h + 1e-9))].append(s)
+        if not all(spans):
+            return False  # a gap: nothing to tell from
+        (x2, y2), (x1, y1), (x0, y0) = (
+            (sum(s.x for s in span) / len(span), sum(s.y for s in span) / len(span))
+            for span in spans
+        )
+        now = (x2 - x1, y2 - y1)
+        before = (x1 - x0, y1 - y0)
+        came = math.hypot(*now)
+        if came <= self.cfg.creep * card or math.hypot(*before) > self.cfg.creep_slow * card:
+            return False  # stopped; or a fast card, stopped hard
+        along = (now[0] * before[0] + now[1] * before[1]) / (came * math.hypot(*before) or 1.0)
+        return along >= math.cos(math.radians(self.cfg.creep_angle_deg))
