@@ -96,6 +96,16 @@ class GameState:
         # color with none named: a ``color`` event may still say which ends on top.
         self.multi: tuple[Card, ...] = ()
 
+    def stop_turns(self) -> None:
+        """The round is over: no one's turn, no penalty pending, no one to catch or
+        challenge, no UNO call waiting to be judged."""
+        self.turn = -1
+        self.pending = 0
+        self.pending_kind = ""
+        self.catch = -1
+        self.wd4 = None
+        self.provisional_call = None
+
     def copy(self) -> GameState:
         new = GameState.__new__(GameState)
         for name in GameState.__slots__:

@@ -107,12 +107,7 @@ class Context:
         if self.rules.empty_draw_pile == "end-round" and s.draw_pile == 0 and s.phase == PLAY:
             s.phase = OVER
             s.winner = -1
-            s.turn = -1
-            s.pending = 0
-            s.pending_kind = ""
-            s.catch = -1
-            s.wd4 = None
-            s.provisional_call = None
+            s.stop_turns()
 
     def refuse(self, s: GameState, alert: Alert, seat: int, penalty: int = 0) -> Outcome:
         """A refused play: the card goes back to the hand, plus a penalty draw if any."""

@@ -173,12 +173,7 @@ def on_end_round(c: Context, s: GameState, ev: EndRound) -> Outcome:
         s.next_dealer = (s.dealer + 1) % s.n
     s.phase = MATCH_OVER if s.match_winner is not None else WAITING
     s.hands = [len(cards) for cards in hands]
-    s.turn = -1
-    s.pending = 0
-    s.pending_kind = ""
-    s.catch = -1
-    s.wd4 = None
-    s.provisional_call = None
+    s.stop_turns()
     s.drew = False
     c.extra = {
         "round": result,
