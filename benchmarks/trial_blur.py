@@ -64,10 +64,10 @@ SPEED_BINS = (0.0, 0.02, 0.1, 0.2, 0.35, 10.0)
 FAST = 0.2
 
 
-def videos(style: str) -> list[Path]:
+def videos(style: str, n: int = len(SEEDS)) -> list[Path]:
     if style not in TUNING_STYLES:
         raise SystemExit(f"{style!r} is no tuning style: held-out styles are for measuring only")
-    paths = [CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t12.mp4" for seed in SEEDS]
+    paths = [CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t12.mp4" for seed in SEEDS[:n]]
     missing = [p.name for p in paths if not Path(str(p) + ".truth.jsonl").exists()]
     if missing:
         raise SystemExit(
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set", default="{}", help="replay: watcher settings as JSON, e.g. '{\"undo_s\": 0.4}'"
     )
     args = ap.parse_args(argv)
-    paths = videos(args.style)[: args.videos]
+    paths = videos(args.style, args.videos)
     if args.command == "record":
         record(paths, args.models, args.tag)
     elif args.command == "reads":

@@ -9,6 +9,7 @@ the settings are :class:`vision.watcher_config.WatcherConfig`'s.
 from __future__ import annotations
 
 import math
+import statistics
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,6 +47,39 @@ class Motion:
                 break
             began = s.t
         return began
+
+    def rest_box(
+        self, tr: Track, card: float, window_s: float
+    ) -> tuple[float, float, float, float]:
+        """Where ``tr`` lies now, steadied: each side of its box the median over the
+        sightings of the last ``window_s`` that lie within ``still`` of the last one.
+
+        The trained detector's box of a card lying still wanders by a few pixels from
+        frame to frame (its overlap with itself falls to about 0.8 now and then): one
+        frame's box is no measure of whether a card lies otherwise than before.
+        """
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        boxes = [
+            s.box
+            for s in tr.sightings
+            if last.t - s.t <= window_s + 1e-9 and math.hypot(s.x - last.x, s.y - last.y) <= lim
+        ]
+        x1, y1, x2, y2 = (statistics.median(b[k] for b in boxes) for k in range(4))
+        return (x1, y1, x2, y2)
+
+    def gap_end(self, tr: Track, gap_s: float, after: float) -> float | None:
+        """When ``tr`` was seen again after the latest time it went unseen ``gap_s`` or
+        longer (between two sightings, the later one after ``after``); None if it never
+        did among its sightings kept."""
+        later = None
+        for s in reversed(tr.sightings):
+            if later is not None and later.t - s.t >= gap_s - 1e-9:
+                return later.t
+            if s.t <= after:
+                return None
+            later = s
+        return None
 
     def creeping(self, tr: Track, card: float) -> bool:
         """Still easing to rest, though it moves less than ``still`` between frames.

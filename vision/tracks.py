@@ -347,6 +347,39 @@ class CardTracker(Motion):
         self.tracks.append(tr)
         return tr
 
+    def split(self, tr: Track, since: float) -> Track:
+        """Make ``tr``'s sightings from ``since`` on a track of their own (a new card
+        the detector took for ``tr``, put where it lay); ``tr`` keeps the earlier ones."""
+        keep = [s for s in tr.sightings if s.t < since]
+        moved = [s for s in tr.sightings if s.t >= since]
+        if not keep or not moved:
+            raise ValueError(f"no sightings of track {tr.id} on both sides of {since}")
+        n = min(len(moved), len(tr.votes))
+        first = moved[0]
+        new = Track(
+            id=self.next_id,
+            first_t=first.t,
+            first_xy=(first.x, first.y),
+            first_in_discard=self.layout.discard.contains(first.x, first.y),
+            first_in_draw=False,
+            sightings=deque(moved, maxlen=tr.sightings.maxlen),
+            votes=deque(list(tr.votes)[-n:], maxlen=tr.votes.maxlen),
+            looks=deque(list(tr.looks)[-n:], maxlen=tr.looks.maxlen),
+            last_t=tr.last_t,
+            last_name=tr.last_name,
+        )
+        self.next_id += 1
+        new.faces = {name for name, _ in new.votes}
+        new.max_travel = max(math.hypot(s.x - first.x, s.y - first.y) for s in moved)
+        new.was_outside_discard = not all(self.layout.discard.contains(s.x, s.y) for s in moved)
+        tr.sightings = deque(keep, maxlen=tr.sightings.maxlen)
+        for queue in (tr.votes, tr.looks):
+            for _ in range(min(n, len(queue) - 1)):
+                queue.pop()
+        tr.last_t = keep[-1].t
+        self.tracks.append(new)
+        return new
+
     def _inherit_arrival(self, tr: Track, t: float) -> None:
         """A second box of the same face beside a card arriving: that card, boxed twice.
 

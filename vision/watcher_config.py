@@ -80,6 +80,13 @@ class WatcherConfig:
     hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it) ...
     same_box_overlap: float = 0.8  # ... seen again with a box overlapping its old one less
     # (intersection over union) lies otherwise: a copy put on it, when an arm was there
+    copy_gap_s: float = 0.09  # the top card unseen this long (a frame at 20 frames/s, two
+    # at 30), then seen lying otherwise (same_box_overlap), another seat's arm at the
+    # pile: a copy of its face put on it (PlayRules._copy_on_top) ...
+    straighten_s: float = 1.0  # ... (or that of the seat that played it, this long after)
+    one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
+    # a play of another value by the seat whose arm was there was not put down by that arm
+    # (it brought that play; taken back since or not)
     deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
     # card's too; never the one just under the top, which a take-back uncovers)
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone

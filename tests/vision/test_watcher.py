@@ -92,8 +92,10 @@ class Table:
         n: int = 15,
         *,
         spread: float = 22.0,
+        extra: list[Det] | None = None,
     ) -> None:
-        """Cards carried from ``start`` to ``end`` (fanned side by side), then left there."""
+        """Cards carried from ``start`` to ``end`` (fanned side by side), then left there
+        (``extra``: detections seen in every frame besides)."""
         k = len(cards)
         offs = [(j - (k - 1) / 2) * spread for j in range(k)]
         for i in range(1, n + 1):
@@ -101,7 +103,9 @@ class Table:
             x = start[0] + (end[0] - start[0]) * u
             y = start[1] + (end[1] - start[1]) * u
             self.frames.append(
-                self.visible_pile() + [det(c, x + o, y) for c, o in zip(cards, offs, strict=False)]
+                self.visible_pile()
+                + [det(c, x + o, y) for c, o in zip(cards, offs, strict=False)]
+                + (extra or [])
             )
         self.pile.append([(c, end[0] + o, end[1]) for c, o in zip(cards, offs, strict=False)])
 

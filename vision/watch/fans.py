@@ -351,6 +351,36 @@ class SeveralCardRules:
         self.state.play_is_last = False  # amended once
         return [*out, self.state.play_event(top)]
 
+    def inked_or_changed(
+        self,
+        face: str,
+        xy: tuple[float, float],
+        top: str,
+        inks: dict[str, float],
+        t: float,
+        card: float,
+    ) -> bool:
+        """:meth:`inked`, or ``face`` is of the old top card's colour and the picture
+        changed where it lies: a card put on one of its own colour brings little new
+        ink (its colour falls where the old card's was), but its oval and figure change
+        the picture (``own_color_change`` within ``ink_middle`` of its middle)."""
+        if self.inked(face, top, inks):
+            return True
+        probe = self.state.pile_colors
+        if probe is None or not self.state.pile:
+            return False
+        if card_color(face) != card_color(self.state.pile[-1].top):
+            return False
+        changed = probe.changed_area(
+            xy,
+            self.cfg.ink_middle * card,
+            since=self.state.pile_changed_t,
+            before=self.state.before_it_came(t),
+            else_at_since=True,
+            hands=False,
+        )
+        return changed is not None and changed >= self.cfg.own_color_change
+
     def inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
         """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
         came beside it? One of its colour, or a wild, could; another colour needs

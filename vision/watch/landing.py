@@ -67,8 +67,9 @@ class LandingRules:
             return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
         near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return all(
-            box_overlap(tr.box, e.boxes[c]) < self.cfg.same_box_overlap
+            box_overlap(box, e.boxes[c]) < self.cfg.same_box_overlap
             for c, e in near
             if c == tr.name and c in e.boxes
         )
@@ -97,6 +98,14 @@ class LandingRules:
                 tr.id in top.ids
                 and tr.name == top.top
                 and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+                # Not just seen again after a gap (a hand over it): it may be another card
+                # put where it lay (PlayRules._copy_on_top asks where it lay before).
+                and self.state.tracker.gap_end(
+                    tr, self.cfg.copy_gap_s, after=t - self.cfg.quiet_play_rest_s
+                )
+                is None
             ):
                 top.scale = apparent_scale(tr.box, card)
-                top.boxes[tr.name] = tr.box
+                top.boxes[tr.name] = self.state.tracker.rest_box(
+                    tr, card, self.cfg.quiet_play_rest_s
+                )

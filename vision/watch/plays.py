@@ -19,6 +19,7 @@ from vision.tracks import (
     Track,
     TrackState,
     apparent_scale,
+    box_overlap,
     card_color,
     card_value,
 )
@@ -26,6 +27,9 @@ from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules
 from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry, WatcherState
+
+#: How many recent plays :class:`PlayRules` remembers the seat and value of.
+PLAYS_KEPT = 8
 
 
 class PlayRules:
@@ -42,6 +46,9 @@ class PlayRules:
         # When each event of the last step happened (by the event's identity), where
         # that was before the step's frame: see :meth:`happened`.
         self._happened: dict[int, float] = {}
+        # The plays committed lately (when, by which seat, of what value), taken back or
+        # not: which arm brought which play (:meth:`_put_down_by_arm`).
+        self._plays_by_seat: deque[tuple[float, int, str]] = deque(maxlen=PLAYS_KEPT)
 
     def happened(self, event: dict[str, object], t: float) -> float:
         """When ``event``, one of the last step's (at ``t``), happened.
@@ -164,6 +171,45 @@ class PlayRules:
                 o.state = TrackState.TWIN
                 return
 
+    def _copy_on_top(self, t: float, card: float) -> None:
+        """A copy of the top card's face put on it by a quick hand, whose box the
+        detector gave the top card's track: make it a track of its own.
+
+        Carried in fast, a card is a blur the recogniser does not read; it hides the
+        top card for a frame or two as it lands, and is then seen lying where that one
+        lay, with its face: the tracker takes it for the top card seen again. It lies
+        otherwise, though (its box, steadied, overlaps the top card's less than
+        ``same_box_overlap``), and an arm was at the pile as the top card went unseen
+        ``copy_gap_s`` or longer: another seat's, or the seat that played it, later
+        than ``straighten_s`` after (sooner, its hand is straightening it). As a card
+        first seen lying on the pile it is then played as any such (a covered copy,
+        :meth:`_is_new_card`).
+        """
+        arms = self.state.arms
+        if arms is None or not self.state.pile:
+            return
+        top = self.state.pile[-1]
+        ref = top.boxes.get(top.top)
+        motion = self.state.tracker
+        wait = self.cfg.quiet_play_rest_s
+        for tr in list(self.state.tracks):
+            if ref is None or tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
+                continue
+            back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
+            if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
+                continue
+            if box_overlap(motion.rest_box(tr, card, wait), ref) >= self.cfg.same_box_overlap:
+                continue
+            seat = arms.seat_for(back)
+            players = self.state.players
+            if seat is None or (
+                top.player in players
+                and players.index(top.player) == seat
+                and back - top.t <= self.cfg.straighten_s
+            ):
+                continue  # no hand, or the hand that played it, straightening it
+            motion.split(tr, back)
+
     def _is_new_card(self, tr: Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
@@ -222,8 +268,26 @@ class PlayRules:
         )
 
     def _put_down_by_arm(self, tr: Track) -> bool:
-        """Did an arm bring this card, first seen on the pile (a covering hand)?"""
-        return self.state.arms is not None and self.state.arms.seat_for(tr.first_t) is not None
+        """Did an arm bring this card, first seen on the pile (a covering hand)?
+
+        Not an arm whose card was played about then (``one_play_per_arm_s``, before or
+        after), when this one is of another value: a hand brings one play (cards put
+        down together share a value), and the card it brings, in lying down, covers and
+        uncovers the pile cards around it, whose boxes come and go: a pile card seen
+        again, not a card put down (``quick-untidy-26fps`` seed 602, ``scattered-pile``
+        seeds 601 and 602, trained recogniser).
+        """
+        arms = self.state.arms
+        if arms is None:
+            return False
+        seat = arms.seat_for(tr.first_t)
+        if seat is None:
+            return False
+        value = card_value(tr.name)
+        return not any(
+            by == seat and abs(tr.first_t - when) <= self.cfg.one_play_per_arm_s and v != value
+            for when, by, v in self._plays_by_seat
+        )
 
     def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
         """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
@@ -254,6 +318,7 @@ class PlayRules:
         zone = self.state.layout.discard
         cfg = self.cfg
         self._happened.clear()
+        self._copy_on_top(t, card)
         self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
@@ -343,7 +408,11 @@ class PlayRules:
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
-            keep = [i for i, n in enumerate(names[:-1]) if self.fans.inked(n, names[-1], inks)]
+            keep = [
+                i
+                for i, n in enumerate(names[:-1])
+                if self.fans.inked_or_changed(n, spots[i], names[-1], inks, t, card)
+            ]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
         for face, xy in strips:
@@ -378,6 +447,8 @@ class PlayRules:
                 tr.state = TrackState.TWIN  # the same card boxed twice
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
+        if seat is not None:
+            self._plays_by_seat.append((t, seat, value))
         self.state.pile_changed_t = t
         boxes = {tr.name: tr.box for tr in group}
         top_tr = group[-1]  # the best seen

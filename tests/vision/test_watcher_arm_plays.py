@@ -1,0 +1,75 @@
+"""A hand brings one play: a pile card that comes and goes while a hand puts down a
+card of another value is that pile card seen again, not a second card put down by the
+same hand (found with the trained recogniser on the ``quick-untidy-26fps`` and
+``scattered-pile`` tuning styles, docs/watcher.md). Same made-up table as
+``test_watcher.py``; the arm is scripted."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
+from tests.vision.test_watcher import frame_detections as detections
+from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
+from vision.motion import Motion
+from vision.tracks import Sighting, Track
+from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
+
+#: Where Ann's green 4 lies, sticking out from under the cards played on it.
+GREEN_4_AT = (CENTER[0] - 30, CENTER[1] - 4)
+
+
+def deep_card_seen_again(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Ann's green 4, Bob's green 7 and Cy's green 2 on it (the green 4 still showing
+    beside them); Dee's hand brings a green 8, covers the green 4 as it puts it down,
+    and the green 4 shows again, boxed otherwise (the detector draws a half-covered
+    card's box as it pleases). Dee's arm is at the pile all the while."""
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"], GREEN_4_AT)
+    table.still(20)
+    beside = [lying("green-4", *GREEN_4_AT)]
+    for card, player, spot in (
+        ("green-7", "Bob", (CENTER[0] + 10, CENTER[1] + 6)),
+        ("green-2", "Cy", (CENTER[0] - 6, CENTER[1] + 3)),
+    ):
+        table.bring([card], SEAT_EDGE[player], spot, extra=beside)
+        table.still(20, extra=beside)
+    arm_from = len(table.frames)
+    table.bring(["green-8"], SEAT_EDGE["Dee"], (CENTER[0] + 4, CENTER[1] - 2))
+    table.still(10)  # the green 4 hidden by the hand
+    table.still(40, extra=[lying("green-4", GREEN_4_AT[0] + 6, GREEN_4_AT[1] + 3, across=True)])
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = ArmAtPile(PLAYERS.index("Dee"), arm_from / FPS, (arm_from + 25) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out
+
+
+def test_a_pile_card_seen_again_as_a_hand_puts_down_another_value_is_no_play() -> None:
+    out = deep_card_seen_again()
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-8", "player": "Dee"}
+
+
+def test_without_the_rule_the_pile_card_seen_again_passes_for_a_copy() -> None:
+    # The same frames with the rule off: the green 4, lying otherwise than it lay
+    # and first seen as Dee's arm was there, is taken for a second green 4 put down.
+    off = dataclasses.replace(WatcherConfig(), one_play_per_arm_s=-1.0)
+    out = deep_card_seen_again(off)
+    assert {"type": "play", "card": "green-4", "player": "Dee"} in out
+
+
+def test_the_rest_box_is_the_median_of_the_boxes_of_the_present_rest() -> None:
+    m = Motion()
+    m.cfg = WatcherConfig()
+    tr = Track(
+        id=1, first_t=0.0, first_xy=(100.0, 100.0), first_in_discard=True, first_in_draw=False
+    )
+    # Carried in from far away, then lying still while its box wanders by a few pixels.
+    tr.sightings.append(Sighting(0.0, 40.0, 40.0, (15.0, 2.0, 65.0, 78.0)))
+    for k, jitter in enumerate((0.0, 3.0, -2.0, 1.0, 9.0)):
+        box = (75.0 - jitter, 62.0, 125.0 + jitter, 138.0)
+        tr.sightings.append(Sighting(0.1 + k / FPS, 100.0, 100.0, box))
+    assert m.rest_box(tr, 76.0, 1.0) == (74.0, 62.0, 126.0, 138.0)
