@@ -1,6 +1,6 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
 and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
-``tracker.simulate`` and ``uno_table.live`` still imports from there,
+``tracker.simulate``, ``uno_table.live`` and ``synth.video`` still imports from there,
 and is the same object as in its new home."""
 
 from __future__ import annotations
@@ -99,6 +99,21 @@ MOVED = {
         "vision.geometry": ["warp_crop"],
         "vision.yolo_env": ["MODELS_DIR"],
     },
+    "synth.video": {
+        "synth.video_plan": ["Event", "_Clip", "_pass_over", "_plan", "_seat_from_clip"],
+        "synth.video_motion": [
+            "_blurred",
+            "_cards_at",
+            "_clip_state",
+            "_ease_in_out",
+            "_ease_out",
+            "_lerp",
+            "_mean",
+        ],
+        "synth.game_script": ["DEFAULT_PLAYERS", "script_game", "simulated_game"],
+        "synth.oracle": ["OracleDetector"],
+        "synth.painter": ["FrameCard"],
+    },
 }
 
 
@@ -123,3 +138,7 @@ def test_the_classes_stay_where_they_were() -> None:
     assert LiveRunner.__module__ == "uno_table.live"
     assert simulate.__module__ == "tracker.simulate"
     assert Simulator.__module__ == "tracker.simulate_turns"
+    from synth.video import DemoVideo, RenderResult, ensure_demo_video, render_video
+
+    for kept in (DemoVideo, RenderResult, ensure_demo_video, render_video):
+        assert kept.__module__ == "synth.video"
