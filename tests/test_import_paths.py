@@ -1,7 +1,7 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
 and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
-``tracker.simulate``, ``uno_table.live`` and ``synth.video`` still imports from there,
-and is the same object as in its new home."""
+``tracker.simulate``, ``uno_table.live``, ``synth.video`` and ``synth.training``
+still imports from there, and is the same object as in its new home."""
 
 from __future__ import annotations
 
@@ -114,6 +114,18 @@ MOVED = {
         "synth.oracle": ["OracleDetector"],
         "synth.painter": ["FrameCard"],
     },
+    "synth.training": {
+        "synth.training_data": [
+            "_box_corners",
+            "_game_frames",
+            "_polygon_iou",
+            "_write_cut_crops",
+            "heap_label",
+            "write_detector_cut_crops",
+            "write_video_cut_crops",
+            "write_video_frame_dataset",
+        ],
+    },
 }
 
 
@@ -142,3 +154,7 @@ def test_the_classes_stay_where_they_were() -> None:
 
     for kept in (DemoVideo, RenderResult, ensure_demo_video, render_video):
         assert kept.__module__ == "synth.video"
+    from synth.training import base_models_dir, train_classifier, train_detector
+
+    for kept in (base_models_dir, train_classifier, train_detector):
+        assert kept.__module__ == "synth.training"
