@@ -1,7 +1,7 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
 and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
-``tracker.simulate``, ``uno_table.live``, ``synth.video`` and ``synth.training``
-still imports from there, and is the same object as in its new home."""
+``tracker.simulate``, ``uno_table.live``, ``synth.video``, ``synth.training`` and
+``web.deck_session`` still imports from there, and is the same object as in its new home."""
 
 from __future__ import annotations
 
@@ -126,6 +126,25 @@ MOVED = {
             "write_video_frame_dataset",
         ],
     },
+    "web.deck_session": {
+        "web.deck_vision": [
+            "DeckError",
+            "DeckVision",
+            "Found",
+            "LabelledCard",
+            "Progress",
+            "Quad",
+            "Reading",
+        ],
+        "web.deck_state": [
+            "HELD_BACK_EVERY",
+            "STAGES",
+            "DeckCard",
+            "DeckPhoto",
+            "Job",
+            "held_back",
+        ],
+    },
 }
 
 
@@ -158,3 +177,6 @@ def test_the_classes_stay_where_they_were() -> None:
 
     for kept in (base_models_dir, train_classifier, train_detector):
         assert kept.__module__ == "synth.training"
+    from web.deck_session import DeckSession
+
+    assert DeckSession.__module__ == "web.deck_session"
