@@ -1,7 +1,8 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
 and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
-``tracker.simulate``, ``uno_table.live``, ``synth.video``, ``synth.training`` and
-``web.deck_session`` still imports from there, and is the same object as in its new home."""
+``tracker.simulate``, ``uno_table.live``, ``synth.video``, ``synth.training``,
+``web.deck_session`` and ``vision.source`` still imports from there, and is the same
+object as in its new home."""
 
 from __future__ import annotations
 
@@ -145,6 +146,17 @@ MOVED = {
             "held_back",
         ],
     },
+    "vision.source": {
+        "vision.capture": [
+            "Capture",
+            "Frame",
+            "Image",
+            "_default_opener",
+            "read_video",
+            "source_kind",
+            "video_fps",
+        ],
+    },
 }
 
 
@@ -180,3 +192,6 @@ def test_the_classes_stay_where_they_were() -> None:
     from web.deck_session import DeckSession
 
     assert DeckSession.__module__ == "web.deck_session"
+    from vision.source import FrameSource, open_source
+
+    assert FrameSource.__module__ == open_source.__module__ == "vision.source"
