@@ -8,7 +8,7 @@ noise; it returns the frame and every card's box and visible share
 (:class:`FrameCard`). A camera that sees past the table's edge is painted on a
 canvas that covers all it sees, the floor round the table included, so arms and
 cards coming in are seen over the floor. What moves where and when (the clips of a
-game's timeline) is :mod:`synth.video`'s.
+game's timeline) is :mod:`synth.video_plan`'s and :mod:`synth.video_motion`'s.
 """
 
 from __future__ import annotations

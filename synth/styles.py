@@ -33,7 +33,7 @@ Matrix = npt.NDArray[np.float64]
 HOLDS = ("edge", "cover")
 ENTRIES = ("carry", "slide", "drop")
 
-# How a style moves a card (named so a reader finds them; see _clip_state in video.py).
+# How a style moves a card (named so a reader finds them; see _clip_state in video_motion.py).
 SLIDE_TRAVEL = 1.4  # a slide takes this much longer than a carry
 SLIDE_RELEASE = 0.6  # ... and the hand lets go at this fraction of the way: the card coasts
 DROP_SCALE = 1.45  # a card held high looks this much bigger (drop_scale's default)

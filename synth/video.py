@@ -17,6 +17,10 @@ The video is written with OpenCV (``mp4v``), next to
   under ``quads`` each card's four corners (for detector training data);
 * ``<video>.layout.json``: the table layout, as a calibration would give it.
 
+The timeline of clips is :mod:`synth.video_plan`'s, where cards and hands are inside a
+clip :mod:`synth.video_motion`'s; this module writes the frames and files, and keeps the
+demo video.
+
 >>> import tempfile, pathlib
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "g.mp4"
 >>> log = script_game(np.random.default_rng(0), ["Ann", "Bob"], turns=2)
@@ -27,14 +31,11 @@ The video is written with OpenCV (``mp4v``), next to
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -46,72 +47,30 @@ from synth.game_script import (  # noqa: F401  (re-exported: synth.video's names
 )
 from synth.oracle import OracleDetector  # noqa: F401  (re-exported)
 from synth.painter import (
-    Cover,
     FrameCard,  # noqa: F401  (re-exported)
-    Hand,
     Moving,
     Placed,
     Renderer,
 )
-from synth.styles import (
-    DROP_RELEASE,
-    DROP_SPIN_DEG,
-    SLIDE_RELEASE,
-    SLIDE_TRAVEL,
-    VideoStyle,
-    get_style,
+from synth.styles import VideoStyle, get_style
+from synth.video_motion import (  # noqa: F401  (re-exported: they lived here)
+    _blurred,
+    _cards_at,
+    _clip_state,
+    _ease_in_out,
+    _ease_out,
+    _lerp,
+    _mean,
+)
+from synth.video_plan import (  # noqa: F401  (re-exported: they lived here)
+    Event,
+    _Clip,
+    _pass_over,
+    _plan,
+    _seat_from_clip,
 )
 
-Event = dict[str, Any]
-
 DEMO_VERSION = "4"  # bump to re-render cached demo videos after a renderer change
-
-
-def _ease_out(u: float) -> float:
-    """A card slid onto the pile: even deceleration (friction), still at ``u`` = 1."""
-    u = min(1.0, max(0.0, u))
-    return 1.0 - (1.0 - u) ** 2
-
-
-def _ease_in_out(u: float) -> float:
-    u = min(1.0, max(0.0, u))
-    return u * u * (3.0 - 2.0 * u)
-
-
-def _lerp(a: tuple[float, float], b: tuple[float, float], u: float) -> tuple[float, float]:
-    return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
-
-
-@dataclass
-class _Clip:
-    """One action in time: what moves, where the hand is, how the piles change."""
-
-    kind: str  # play | retract | draw | flip | pass-over
-    t0: float
-    seat_xy: tuple[float, float]  # where the arm comes from (outside the frame)
-    cards: list[str] = field(default_factory=list)
-    starts: list[tuple[float, float]] = field(default_factory=list)
-    ends: list[tuple[float, float]] = field(default_factory=list)
-    angles: list[float] = field(default_factory=list)
-    reach: float = 0.0  # hand reaching in, before anything moves
-    travel: float = 0.5  # the card(s) moving
-    hold: float = 0.1  # the hand staying after the card rests
-    leave: float = 0.35  # the hand going back
-    hand_seed: int = 0
-    touch: tuple[float, float] = (0.0, 0.0)  # pass-over: how far the hand reaches
-    spin: float = 0.0  # style drop: how far the card turns as it falls
-
-    @property
-    def t_move(self) -> float:
-        return self.t0 + self.reach
-
-    @property
-    def t_rest(self) -> float:
-        return self.t0 + self.reach + self.travel
-
-    @property
-    def t1(self) -> float:
-        return self.t_rest + self.hold + self.leave
 
 
 @dataclass
@@ -136,265 +95,6 @@ class DemoVideo:
     truth_path: Path
     players: list[str]
     layout_path: Path | None = None
-
-
-def _plan(
-    log: list[Event],
-    r: Renderer,
-    players: list[str],
-    rng: np.random.Generator,
-    pass_over_prob: float,
-) -> tuple[list[_Clip], list[Event]]:
-    """Turn the event log into clips on a timeline and the truth log with times."""
-    seat = {p: i for i, p in enumerate(players)}
-    st = r.style
-    clips: list[_Clip] = []
-    truth: list[Event] = []
-    t = 0.8
-    card = r.card_px
-    pile_top: list[_Clip] = []  # play clips whose cards are on the pile, for undo
-    dealer = 0
-    current = 0
-    for ev in log:
-        typ = ev.get("type")
-        if typ == "round":
-            dealer = seat.get(str(ev.get("dealer", players[0])), 0)
-            current = (dealer + 1) % len(players)
-            truth.append({"t": 0.0, **ev})
-            continue
-        if typ in ("play", "flip"):
-            names = list(ev["cards"]) if "cards" in ev else [str(ev["card"])]
-            who = dealer if typ == "flip" else seat.get(str(ev.get("player", "")), current)
-            current = who
-            if t > 0.8 and rng.random() < pass_over_prob:
-                clips.append(_pass_over(r, rng, t, int(rng.integers(len(players)))))
-                t = clips[-1].t1 + float(rng.uniform(0.2, 0.5))
-            base = (
-                r.center[0] + float(rng.normal(0, 0.1 * card * st.pile_offset)),
-                r.center[1] + float(rng.normal(0, 0.1 * card * st.pile_offset)),
-            )
-            ang = r.true_seats[who] + float(rng.normal(0, 14 * st.pile_angle))
-            sp = r.speeds[who]  # this player's pace (1.0 but for style player-speeds)
-            slide = SLIDE_TRAVEL if st.entry == "slide" and typ == "play" else 1.0
-            dxs, dys = r.seat_dir(who)
-            ends, starts, angles = [], [], []
-            k = len(names)
-            for j in range(k):
-                lat = (j - (k - 1) / 2) * 0.36 * card  # fanned, side by side
-                ends.append((base[0] - dys * lat, base[1] + dxs * lat))
-                angles.append(ang + (j - (k - 1) / 2) * 12)
-                if typ == "flip":
-                    starts.append(r.draw_xy)
-                else:
-                    s = r.seat_point(who, 0.7, float(rng.uniform(-0.5, 0.5)))
-                    starts.append((s[0] - dys * lat, s[1] + dxs * lat))
-            clip = _Clip(
-                kind="flip" if typ == "flip" else "play",
-                t0=t,
-                seat_xy=r.seat_point(who, 3.0, float(rng.uniform(-0.4, 0.4))),
-                cards=names,
-                starts=starts,
-                ends=ends,
-                angles=angles,
-                reach=float(rng.uniform(0.3, 0.45)) * sp if typ == "flip" else 0.0,
-                travel=float(rng.uniform(0.45, 0.75)) * sp * slide,
-                hold=float(rng.uniform(0.05, 0.2)) * sp,
-                leave=float(rng.uniform(0.3, 0.45)) * sp,
-                hand_seed=int(rng.integers(2**31)),
-            )
-            if st.entry == "drop" and typ == "play":
-                clip.spin = float(r.style_rng.uniform(-DROP_SPIN_DEG, DROP_SPIN_DEG))
-            clips.append(clip)
-            pile_top.append(clip)
-            truth.append({"t": round(clip.t_rest, 3), **ev})
-            t = clip.t1 + float(rng.uniform(0.25, 0.8))
-        elif typ == "undo":
-            if not pile_top:
-                continue
-            played = pile_top.pop()
-            t += float(rng.uniform(0.3, 0.7))  # a moment of hesitation
-            seat_i = _seat_from_clip(played, r)
-            clip = _Clip(
-                kind="retract",
-                t0=t,
-                seat_xy=played.seat_xy,
-                cards=list(played.cards),
-                starts=list(played.ends),
-                ends=[r.seat_point(seat_i, 0.8, 0.0) for _ in played.cards],
-                angles=list(played.angles),
-                reach=float(rng.uniform(0.3, 0.45)) * r.speeds[seat_i],
-                travel=float(rng.uniform(0.4, 0.6)) * r.speeds[seat_i],
-                hold=0.0,
-                leave=0.0,
-                hand_seed=int(rng.integers(2**31)),
-            )
-            clips.append(clip)
-            truth.append({"t": round(clip.t_move, 3), **ev})
-            t = clip.t1 + float(rng.uniform(0.3, 0.7))
-        elif typ == "draw":
-            who = seat.get(str(ev.get("player", "")), current)
-            current = who
-            for _ in range(int(ev.get("count", 1))):
-                clip = _Clip(
-                    kind="draw",
-                    t0=t,
-                    seat_xy=r.seat_point(who, 3.0, float(rng.uniform(-0.4, 0.4))),
-                    cards=["back"],
-                    starts=[r.draw_xy],
-                    ends=[r.seat_point(who, 0.8, float(rng.uniform(-0.4, 0.4)))],
-                    angles=[r.draw_angle],
-                    reach=float(rng.uniform(0.35, 0.5)) * r.speeds[who],
-                    travel=float(rng.uniform(0.45, 0.65)) * r.speeds[who],
-                    hold=0.0,
-                    leave=0.0,
-                    hand_seed=int(rng.integers(2**31)),
-                )
-                clips.append(clip)
-                truth.append({"t": round(clip.t_move, 3), "type": "draw", "player": players[who]})
-                t = clip.t1 + float(rng.uniform(0.2, 0.5))
-        else:
-            # Rulings the camera cannot see (pass, color, uno...): in the log, no clip.
-            truth.append({"t": round(t, 3), **ev})
-            if typ == "pass":
-                current = (seat.get(str(ev.get("player", "")), current) + 1) % len(players)
-    return clips, truth
-
-
-def _seat_from_clip(clip: _Clip, r: Renderer) -> int:
-    cx, cy = r.center
-    b = math.degrees(math.atan2(clip.seat_xy[0] - cx, -(clip.seat_xy[1] - cy))) % 360
-    return min(
-        range(len(r.true_seats)),
-        key=lambda i: min(abs(r.true_seats[i] % 360 - b), 360 - abs(r.true_seats[i] % 360 - b)),
-    )
-
-
-def _pass_over(r: Renderer, rng: np.random.Generator, t: float, seat: int) -> _Clip:
-    """A hand passing over the piles (reaching for a drink, pointing): no event."""
-    cx, cy = r.center
-    return _Clip(
-        kind="pass-over",
-        t0=t,
-        seat_xy=r.seat_point(seat, 3.0, float(rng.uniform(-0.3, 0.3))),
-        reach=float(rng.uniform(0.35, 0.5)),
-        travel=float(rng.uniform(0.1, 0.4)),
-        leave=float(rng.uniform(0.3, 0.5)),
-        hold=0.0,
-        hand_seed=int(rng.integers(2**31)),
-        touch=(
-            cx + float(rng.normal(0, 0.3 * r.card_px)),
-            cy + float(rng.normal(0, 0.3 * r.card_px)),
-        ),
-    )
-
-
-def _cards_at(clip: _Clip, t: float, r: Renderer) -> list[Moving]:
-    """Where the clip's cards are at ``t``, between ``clip.t_move`` and ``clip.t_rest``."""
-    u = (t - clip.t_move) / clip.travel
-    if r.style.entry == "drop" and clip.kind == "play":
-        # Carried high above the pile (nearer the camera: bigger), then let go: it falls
-        # faster and faster, shrinking to its size on the table and turning a little.
-        high = r.style.drop_scale
-        if u < DROP_RELEASE:
-            e = _ease_in_out(u / DROP_RELEASE)
-            return [
-                Moving(n, _lerp(s, d, e), a - clip.spin, high)
-                for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
-            ]
-        f = min(1.0, (u - DROP_RELEASE) / (1.0 - DROP_RELEASE)) ** 2
-        return [
-            Moving(n, d, a - clip.spin * (1.0 - f), high - (high - 1.0) * f)
-            for n, d, a in zip(clip.cards, clip.ends, clip.angles, strict=True)
-        ]
-    e = _ease_out(u) if clip.kind in ("play", "flip") else _ease_in_out(u)
-    return [
-        Moving(n, _lerp(s, d, e), a)
-        for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
-    ]
-
-
-def _blurred(moving: list[Moving], clip: _Clip, t_open: float, r: Renderer) -> list[Moving]:
-    """The moving cards smeared over the way they went since the shutter opened."""
-    if t_open < clip.t_move:
-        return moving
-    before = _cards_at(clip, t_open, r)
-    if len(before) != len(moving):
-        return moving
-    return [
-        dataclasses.replace(
-            m,
-            blur=(m.xy[0] - b.xy[0], m.xy[1] - b.xy[1]),
-            soft=abs(m.scale - b.scale) * r.card_px * 0.5,
-        )
-        for m, b in zip(moving, before, strict=True)
-    ]
-
-
-def _mean(xys: Sequence[tuple[float, float]]) -> tuple[float, float]:
-    return (sum(p[0] for p in xys) / len(xys), sum(p[1] for p in xys) / len(xys))
-
-
-def _clip_state(clip: _Clip, t: float, r: Renderer) -> tuple[list[Moving], Hand | Cover | None]:
-    """What moves at time ``t`` inside ``clip`` and where the hand is."""
-    card = r.card_px
-    arm = clip.seat_xy
-    if clip.kind == "pass-over":
-        if t < clip.t_move:
-            u = _ease_in_out((t - clip.t0) / clip.reach)
-            tip = _lerp(r.seat_point(_seat_from_clip(clip, r), 0.5), clip.touch, u)
-        elif t < clip.t_rest:
-            tip = clip.touch
-        else:
-            u = _ease_in_out((t - clip.t_rest) / max(1e-6, clip.leave))
-            tip = _lerp(clip.touch, r.seat_point(_seat_from_clip(clip, r), 0.5), u)
-        return [], (tip, arm, clip.hand_seed)
-
-    def trailing(xy: tuple[float, float]) -> tuple[float, float]:
-        # Fingers hold the card by its edge on the player's side.
-        dx, dy = arm[0] - xy[0], arm[1] - xy[1]
-        n = math.hypot(dx, dy) or 1.0
-        return (xy[0] + dx / n * 0.42 * card, xy[1] + dy / n * 0.42 * card)
-
-    cover = r.style.hold == "cover"
-    k = len(clip.cards)
-
-    def holding(xys: Sequence[tuple[float, float]]) -> Hand | Cover:
-        if cover:  # the hand lies on the card(s)
-            return Cover(_mean(xys), clip.angles[0], arm, clip.hand_seed, k)
-        return (trailing(xys[0]), arm, clip.hand_seed)
-
-    def leaving(xys: Sequence[tuple[float, float]], u: float) -> Hand | Cover:
-        if cover:
-            out = r.seat_point(_seat_from_clip(clip, r), 1.2)
-            return Cover(_lerp(_mean(xys), out, u), clip.angles[0], arm, clip.hand_seed, k)
-        outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
-        return (_lerp(trailing(xys[0]), outside, u), arm, clip.hand_seed)
-
-    first_start = clip.starts[0]
-    if t < clip.t_move:  # the hand reaches in, nothing moves yet
-        u = _ease_in_out((t - clip.t0) / max(1e-6, clip.reach))
-        if cover:
-            return [], leaving(clip.starts, 1.0 - u)
-        outside = r.seat_point(_seat_from_clip(clip, r), 0.6)
-        return [], (_lerp(outside, trailing(first_start), u), arm, clip.hand_seed)
-    entry = r.style.entry if clip.kind == "play" else "carry"
-    release = clip.t_rest
-    if entry == "slide":
-        release = clip.t_move + SLIDE_RELEASE * clip.travel
-    elif entry == "drop":
-        release = clip.t_move + DROP_RELEASE * clip.travel
-    if release < clip.t_rest and t >= release:
-        # Let go before the card rests (slid: it coasts; dropped: it falls): the hand leaves.
-        u = _ease_in_out((t - release) / max(1e-6, clip.t1 - release))
-        at = [m.xy for m in _cards_at(clip, release, r)]
-        return (_cards_at(clip, t, r) if t < clip.t_rest else []), leaving(at, u)
-    if t < clip.t_rest:
-        moving = _cards_at(clip, t, r)
-        return moving, holding([m.xy for m in moving])
-    if t < clip.t_rest + clip.hold:
-        return [], holding(clip.ends)
-    u = _ease_in_out((t - clip.t_rest - clip.hold) / max(1e-6, clip.leave))
-    return [], leaving(clip.ends, u)
 
 
 def render_video(

@@ -1,7 +1,8 @@
 """Modules split in two keep their old import paths: every name that code, benchmarks
 and docs import from ``web.game``, ``web.api``, ``vision.recognition``,
-``tracker.simulate`` and ``uno_table.live`` still imports from there,
-and is the same object as in its new home."""
+``tracker.simulate``, ``uno_table.live``, ``synth.video``, ``synth.training``,
+``web.deck_session`` and ``vision.source`` still imports from there, and is the same
+object as in its new home."""
 
 from __future__ import annotations
 
@@ -99,6 +100,63 @@ MOVED = {
         "vision.geometry": ["warp_crop"],
         "vision.yolo_env": ["MODELS_DIR"],
     },
+    "synth.video": {
+        "synth.video_plan": ["Event", "_Clip", "_pass_over", "_plan", "_seat_from_clip"],
+        "synth.video_motion": [
+            "_blurred",
+            "_cards_at",
+            "_clip_state",
+            "_ease_in_out",
+            "_ease_out",
+            "_lerp",
+            "_mean",
+        ],
+        "synth.game_script": ["DEFAULT_PLAYERS", "script_game", "simulated_game"],
+        "synth.oracle": ["OracleDetector"],
+        "synth.painter": ["FrameCard"],
+    },
+    "synth.training": {
+        "synth.training_data": [
+            "_box_corners",
+            "_game_frames",
+            "_polygon_iou",
+            "_write_cut_crops",
+            "heap_label",
+            "write_detector_cut_crops",
+            "write_video_cut_crops",
+            "write_video_frame_dataset",
+        ],
+    },
+    "web.deck_session": {
+        "web.deck_vision": [
+            "DeckError",
+            "DeckVision",
+            "Found",
+            "LabelledCard",
+            "Progress",
+            "Quad",
+            "Reading",
+        ],
+        "web.deck_state": [
+            "HELD_BACK_EVERY",
+            "STAGES",
+            "DeckCard",
+            "DeckPhoto",
+            "Job",
+            "held_back",
+        ],
+    },
+    "vision.source": {
+        "vision.capture": [
+            "Capture",
+            "Frame",
+            "Image",
+            "_default_opener",
+            "read_video",
+            "source_kind",
+            "video_fps",
+        ],
+    },
 }
 
 
@@ -123,3 +181,17 @@ def test_the_classes_stay_where_they_were() -> None:
     assert LiveRunner.__module__ == "uno_table.live"
     assert simulate.__module__ == "tracker.simulate"
     assert Simulator.__module__ == "tracker.simulate_turns"
+    from synth.video import DemoVideo, RenderResult, ensure_demo_video, render_video
+
+    for kept in (DemoVideo, RenderResult, ensure_demo_video, render_video):
+        assert kept.__module__ == "synth.video"
+    from synth.training import base_models_dir, train_classifier, train_detector
+
+    for kept in (base_models_dir, train_classifier, train_detector):
+        assert kept.__module__ == "synth.training"
+    from web.deck_session import DeckSession
+
+    assert DeckSession.__module__ == "web.deck_session"
+    from vision.source import FrameSource, open_source
+
+    assert FrameSource.__module__ == open_source.__module__ == "vision.source"
