@@ -6,8 +6,6 @@ same hand (found with the trained recogniser on the ``quick-untidy-26fps`` and
 
 from __future__ import annotations
 
-import dataclasses
-
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
 from tests.vision.test_watcher import frame_detections as detections
 from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
@@ -56,7 +54,7 @@ def test_a_pile_card_seen_again_as_a_hand_puts_down_another_value_is_no_play() -
 def test_without_the_rule_the_pile_card_seen_again_passes_for_a_copy() -> None:
     # The same frames with the rule off: the green 4, lying otherwise than it lay
     # and first seen as Dee's arm was there, is taken for a second green 4 put down.
-    off = dataclasses.replace(WatcherConfig(), one_play_per_arm_s=-1.0)
+    off = WatcherConfig.from_dict({"one_play_per_arm_s": 0.0})
     out = deep_card_seen_again(off)
     assert {"type": "play", "card": "green-4", "player": "Dee"} in out
 
@@ -73,3 +71,33 @@ def test_the_rest_box_is_the_median_of_the_boxes_of_the_present_rest() -> None:
         box = (75.0 - jitter, 62.0, 125.0 + jitter, 138.0)
         tr.sightings.append(Sighting(0.1 + k / FPS, 100.0, 100.0, box))
     assert m.rest_box(tr, 76.0, 1.0) == (74.0, 62.0, 126.0, 138.0)
+
+
+def test_a_card_put_down_by_the_hand_that_took_its_play_back_is_a_play() -> None:
+    # Cy plays a green 4 and takes it back; his covering hand then puts a green 7 on
+    # the pile, well within one_play_per_arm_s of the green 4: a play, the green 4
+    # having been taken back before the green 7 lay there (covering-dim-webcam seed
+    # 602, true boxes).
+    table = started("green-5")
+    arm_from = len(table.frames)
+    table.bring(["green-4"], SEAT_EDGE["Cy"], CENTER)
+    table.still(5)
+    table.take_back(SEAT_EDGE["Cy"], n=10)
+    table.still(20)
+    table.still(10, covered=True)
+    for _ in range(40):
+        table.frames.append([lying("green-7", CENTER[0] + 6, CENTER[1] - 4, across=True)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Cy"), arm_from / FPS, len(table.frames) / FPS)
+    out: list[dict[str, object]] = []
+    times: list[float] = []
+    for i, frame in enumerate(table.frames):
+        new = w.update(detections(frame), i / FPS)
+        out += new
+        times += [i / FPS] * len(new)
+    assert [e["type"] for e in out] == ["flip", "play", "undo", "play"]
+    assert out[-1] == {"type": "play", "card": "green-7", "player": "Cy"}
+    assert times[-1] - times[1] < WatcherConfig().one_play_per_arm_s
+    # Put down by Cy's arm, though the same arm played a green 4 just before.
+    green_7 = next(tr for tr in w.state.tracks if tr.name == "green-7")
+    assert w.plays._put_down_by_arm(green_7)

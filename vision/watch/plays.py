@@ -46,9 +46,9 @@ class PlayRules:
         # When each event of the last step happened (by the event's identity), where
         # that was before the step's frame: see :meth:`happened`.
         self._happened: dict[int, float] = {}
-        # The plays committed lately (when, by which seat, of what value), taken back or
+        # The plays committed lately, with the seat that made each, taken back since or
         # not: which arm brought which play (:meth:`_put_down_by_arm`).
-        self._plays_by_seat: deque[tuple[float, int, str]] = deque(maxlen=PLAYS_KEPT)
+        self._plays_by_seat: deque[tuple[PileEntry, int]] = deque(maxlen=PLAYS_KEPT)
 
     def happened(self, event: dict[str, object], t: float) -> float:
         """When ``event``, one of the last step's (at ``t``), happened.
@@ -271,7 +271,8 @@ class PlayRules:
         """Did an arm bring this card, first seen on the pile (a covering hand)?
 
         Not an arm whose card was played about then (``one_play_per_arm_s``, before or
-        after), when this one is of another value: a hand brings one play (cards put
+        after) and not taken back before this one showed, when this one is of another
+        value: a hand brings one play (cards put
         down together share a value), and the card it brings, in lying down, covers and
         uncovers the pile cards around it, whose boxes come and go: a pile card seen
         again, not a card put down (``quick-untidy-26fps`` seed 602, ``scattered-pile``
@@ -284,9 +285,16 @@ class PlayRules:
         if seat is None:
             return False
         value = card_value(tr.name)
+        # When it came to lie there as it lies (its track may be older: a card seen in
+        # a hand over the pile, or a misreading at that place, before it was put down).
+        lay = self.state.tracker.rest_began(tr, self.state.layout.card_px, tr.name)
         return not any(
-            by == seat and abs(tr.first_t - when) <= self.cfg.one_play_per_arm_s and v != value
-            for when, by, v in self._plays_by_seat
+            by == seat
+            and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
+            and card_value(play.top) != value
+            # Not taken back before this card showed (then put down in its place).
+            and (play.taken_back_t is None or play.taken_back_t > lay)
+            for play, by in self._plays_by_seat
         )
 
     def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
@@ -447,8 +455,6 @@ class PlayRules:
                 tr.state = TrackState.TWIN  # the same card boxed twice
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
-        if seat is not None:
-            self._plays_by_seat.append((t, seat, value))
         self.state.pile_changed_t = t
         boxes = {tr.name: tr.box for tr in group}
         top_tr = group[-1]  # the best seen
@@ -482,6 +488,8 @@ class PlayRules:
         self.state.top_seen_t = t
         self.state.below_since = None
         self.state.play_is_last = True
+        if seat is not None:
+            self._plays_by_seat.append((self.state.pile[-1], seat))
         return self.state.play_event(self.state.pile[-1])
 
     def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:

@@ -154,6 +154,7 @@ class TakeBackRules:
     ) -> list[dict[str, object]]:
         """The top play was taken back: an ``undo``, unless the tracker refused it."""
         self.state.pile.pop()
+        top.taken_back_t = t
         self.state.top_seen_t = t
         self.state.pile_changed_t = t
         self.state.below_since = None

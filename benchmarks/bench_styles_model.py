@@ -1,0 +1,189 @@
+"""The watcher with the trained recogniser, per video style, detections recorded once.
+
+    python benchmarks/bench_styles_model.py --styles tuning --videos 2
+    python benchmarks/bench_styles_model.py --styles held-out --videos 1 --out FILE
+    python benchmarks/bench_styles_model.py --styles held-out --code-root /tmp/before
+
+Uses the styles benchmark's rendered games (``benchmarks/bench_styles.py --styles S
+--videos N`` renders them into ``.cache/bench-styles/``, seeds 601, 602, ...; this
+script renders what is missing the same way). The recogniser's detections of every
+frame, as the pipeline asks for them (the whole frame and the pile up close), are
+recorded once per video and model (``VIDEO.dets-m<digest>.pkl``, the digest of the
+model files), so that two checkouts of the watcher (``--code-root``) replay the very
+same detections: a watcher change is measured apart from the recogniser's speed.
+Each game then goes through watcher and tracker with the referee's rulings from the
+truth, and is scored as ``bench_styles.py`` scores (``uno_table.replay.score``):
+plays, draws, take-backs (found / reported / true, precision / recall), seats.
+
+``--styles`` takes names, or ``tuning``, ``held-out``. Only tuning styles may be
+tuned on (docs/watcher.md, "Video styles"); this script prints no event of a game,
+only its counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_SEED = 601
+TURNS = 12
+KINDS = ("play", "draw", "undo")
+
+
+def model_digest(models: Path) -> str:
+    """The first 10 hex digits of the SHA-256 of the detector's and classifier's files."""
+    h = hashlib.sha256()
+    for name in ("detector.onnx", "classifier.onnx"):
+        h.update((models / name).read_bytes())
+    return h.hexdigest()[:10]
+
+
+def ensure_rendered(style: str, seed: int) -> Path:
+    """The styles benchmark's game ``seed`` in ``style``, rendered if missing."""
+    from benchmarks.bench_styles import video_for
+
+    return video_for(style, seed, TURNS)
+
+
+def detections(video: Path, models: Path, recognizer: list[Any]) -> list[Any]:
+    """The recorded detections of ``video`` (recorded now if missing)."""
+    from benchmarks.same_events import record_detections
+
+    out = video.with_name(f"{video.name}.dets-m{model_digest(models)}.pkl")
+    if out.exists():
+        return list(pickle.loads(out.read_bytes()))
+    if not recognizer:
+        from vision.detector import CardRecognizer
+
+        recognizer.append(CardRecognizer.load(str(models), use_deck=False))
+    dets = record_detections(recognizer[0], video, out)
+    print(f"  recorded {out.name}: {len(dets)} frames", flush=True)
+    return dets
+
+
+def replay(video: Path, dets: list[Any]) -> dict[str, Any]:
+    from benchmarks.same_events import Recorded
+    from uno_table.replay import load_log, replay_video, score
+    from vision.calibration import TableLayout
+
+    truth = load_log(str(video) + ".truth.jsonl")
+    res = replay_video(
+        video,
+        players=list(truth[0]["players"]),
+        layout=TableLayout.load(str(video) + ".layout.json"),
+        recognizer=Recorded(dets),
+        rules="house",
+        round_event=truth[0],
+        referee=truth,
+    )
+    return dict(score(res.records, truth))
+
+
+def counts(metrics: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pooled found / reported / true per kind, precision and recall, seats."""
+    out: dict[str, Any] = {}
+    for k in KINDS:
+        found = sum(m[k]["matched"] for m in metrics)
+        said = sum(m[k]["derived"] for m in metrics)
+        true = sum(m[k]["truth"] for m in metrics)
+        out[k] = {
+            "found": found,
+            "reported": said,
+            "true": true,
+            "precision": round(100 * found / said, 1) if said else 100.0,
+            "recall": round(100 * found / true, 1) if true else 100.0,
+        }
+    right = sum(m["seats"]["correct"] for m in metrics)
+    n = sum(m["seats"]["n"] for m in metrics)
+    out["seats"] = {"right": right, "n": n, "percent": round(100 * right / n, 1) if n else 100.0}
+    return out
+
+
+def row(name: str, c: dict[str, Any]) -> str:
+    cells = [
+        f"{c[k]['precision']} / {c[k]['recall']} "
+        f"({c[k]['found']}/{c[k]['reported']}/{c[k]['true']})"
+        for k in KINDS
+    ]
+    seats = f"{c['seats']['percent']} ({c['seats']['right']}/{c['seats']['n']})"
+    return f"| {name} | {cells[0]} | {seats} | {cells[1]} | {cells[2]} |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--styles", default="tuning", help="names, or 'tuning' / 'held-out'")
+    ap.add_argument("--videos", type=int, default=1, help="games per style (seeds from 601)")
+    ap.add_argument("--models", default=str(ROOT / "models"), help="models folder")
+    ap.add_argument("--code-root", default=None, help="replay with the watcher of this checkout")
+    ap.add_argument("--out", default=None, help="write the figures here (JSON)")
+    args = ap.parse_args(argv)
+    if args.code_root:
+        sys.path.insert(0, str(Path(args.code_root).resolve()))
+    sys.path.insert(1 if args.code_root else 0, str(ROOT))
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    from synth.styles import HELD_OUT_STYLES, TUNING_STYLES
+
+    names: list[str] = []
+    for s in args.styles.split(","):
+        names += list({"tuning": TUNING_STYLES, "held-out": HELD_OUT_STYLES}.get(s, [s]))
+    models = Path(args.models)
+    recognizer: list[Any] = []
+    per_style: dict[str, Any] = {}
+    print("| style | plays P / R % (found/reported/true) | seats % | draws | take-backs |")
+    print("|---|---|---|---|---|")
+    for style in names:
+        metrics = []
+        for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
+            video = ensure_rendered(style, seed)
+            metrics.append(replay(video, detections(video, models, recognizer)))
+        per_style[style] = counts(metrics)
+        print(row(style, per_style[style]), flush=True)
+    groups = {
+        "tuning": [s for s in names if s in TUNING_STYLES],
+        "held out": [s for s in names if s in HELD_OUT_STYLES],
+    }
+    pooled: dict[str, Any] = {}
+    for group, styles in groups.items():
+        if styles:
+            pooled[group] = _pool([per_style[s] for s in styles])
+            print(row(f"**{group} ({len(styles)})**", pooled[group]), flush=True)
+    if args.out:
+        Path(args.out).write_text(
+            json.dumps(
+                {
+                    "videos": args.videos,
+                    "models": model_digest(models),
+                    "code_root": args.code_root,
+                    "styles": per_style,
+                    "pooled": pooled,
+                },
+                indent=1,
+            )
+        )
+    return 0
+
+
+def _pool(cs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pool per-style counts (as :func:`counts` makes them)."""
+    fake = [
+        {
+            **{
+                k: {"matched": c[k]["found"], "derived": c[k]["reported"], "truth": c[k]["true"]}
+                for k in KINDS
+            },
+            "seats": {"correct": c["seats"]["right"], "n": c["seats"]["n"]},
+        }
+        for c in cs
+    ]
+    return counts(fake)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
