@@ -9,8 +9,9 @@ Uses the styles benchmark's rendered games (``benchmarks/bench_styles.py --style
 script renders what is missing the same way). The recogniser's detections of every
 frame, as the pipeline asks for them (the whole frame and the pile up close), are
 recorded once per video and model (``VIDEO.dets-m<digest>.pkl``, the digest of the
-model files), so that two checkouts of the watcher (``--code-root``) replay the very
-same detections: a watcher change is measured apart from the recogniser's speed.
+model files; by this checkout's recogniser only), so that two checkouts of the watcher
+(``--code-root``) replay the very same detections: a watcher change is measured apart
+from the recogniser's speed.
 Each game then goes through watcher and tracker with the referee's rulings from the
 truth, and is scored as ``bench_styles.py`` scores (``uno_table.replay.score``):
 plays, draws, take-backs (found / reported / true, precision / recall), seats.
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / ".cache" / "bench-styles"
 FIRST_SEED = 601
 TURNS = 12
 KINDS = ("play", "draw", "undo")
@@ -45,20 +47,31 @@ def model_digest(models: Path) -> str:
     return h.hexdigest()[:10]
 
 
-def ensure_rendered(style: str, seed: int) -> Path:
-    """The styles benchmark's game ``seed`` in ``style``, rendered if missing."""
-    from benchmarks.bench_styles import video_for
+def ensure_rendered(style: str, seed: int, other_code: bool) -> Path:
+    """The styles benchmark's game ``seed`` in ``style`` (in this checkout's cache),
+    rendered if missing (not with another checkout's code)."""
+    from synth.video import DEMO_VERSION
 
-    return video_for(style, seed, TURNS)
+    path = CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t{TURNS}.mp4"
+    if not Path(str(path) + ".truth.jsonl").exists():
+        if other_code:
+            raise SystemExit(f"not rendered: {path.name} (run this without --code-root first)")
+        from benchmarks.bench_styles import video_for
+
+        video_for(style, seed, TURNS)
+    return path
 
 
-def detections(video: Path, models: Path, recognizer: list[Any]) -> list[Any]:
-    """The recorded detections of ``video`` (recorded now if missing)."""
-    from benchmarks.same_events import record_detections
-
+def detections(video: Path, models: Path, recognizer: list[Any], other_code: bool) -> list[Any]:
+    """The recorded detections of ``video`` (recorded now if missing, with this
+    checkout's recogniser only)."""
     out = video.with_name(f"{video.name}.dets-m{model_digest(models)}.pkl")
     if out.exists():
         return list(pickle.loads(out.read_bytes()))
+    if other_code:
+        raise SystemExit(f"not recorded: {out.name} (run this without --code-root first)")
+    from benchmarks.same_events import record_detections
+
     if not recognizer:
         from vision.detector import CardRecognizer
 
@@ -141,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     for style in names:
         metrics = []
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
-            video = ensure_rendered(style, seed)
-            metrics.append(replay(video, detections(video, models, recognizer)))
+            video = ensure_rendered(style, seed, bool(args.code_root))
+            dets = detections(video, models, recognizer, bool(args.code_root))
+            metrics.append(replay(video, dets))
         per_style[style] = counts(metrics)
         print(row(style, per_style[style]), flush=True)
     groups = {
