@@ -35,6 +35,29 @@ class Motion:
                 return True
         return False
 
+    def lying_still(self, tr: Track, t: float, card: float, rest_s: float) -> bool:
+        """Seen now and lying still over the last ``rest_s``: every sighting since lies
+        within ``still`` of their median place (at least two sightings).
+
+        :meth:`at_rest` measures from the last sighting, which is right for telling
+        a card that just stopped; over a long wait (``quiet_play_rest_s``) a box that
+        wanders by a few pixels about a card lying still (the detector's, or a steep
+        camera's small cards) would restart the wait at every outlier.
+        """
+        if tr.last_t != t or len(tr.sightings) < 2:
+            return False
+        window: list[Sighting] = []
+        for s in reversed(tr.sightings):
+            window.append(s)
+            if t - s.t >= rest_s - 1e-9:
+                break
+        else:
+            return False  # not seen that long
+        mx = statistics.median(s.x for s in window)
+        my = statistics.median(s.y for s in window)
+        lim = self.cfg.still * card
+        return all(math.hypot(s.x - mx, s.y - my) <= lim for s in window)
+
     def rest_began(self, tr: Track, card: float, name: str) -> float:
         """When ``tr``'s present rest as ``name`` began: its first sighting since which
         every one lies within ``still`` of its last and was read as ``name`` (a track

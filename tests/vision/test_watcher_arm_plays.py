@@ -6,6 +6,8 @@ same hand (found with the trained recogniser on the ``quick-untidy-26fps`` and
 
 from __future__ import annotations
 
+import math
+
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
 from tests.vision.test_watcher import frame_detections as detections
 from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
@@ -101,3 +103,30 @@ def test_a_card_put_down_by_the_hand_that_took_its_play_back_is_a_play() -> None
     # Put down by Cy's arm, though the same arm played a green 4 just before.
     green_7 = next(tr for tr in w.state.tracks if tr.name == "green-7")
     assert w.plays._put_down_by_arm(green_7)
+
+
+def test_a_covered_card_whose_box_wanders_a_few_pixels_is_played() -> None:
+    # Bob's covering hand puts a green 7 on Ann's green 4; the detector's box of it
+    # then wanders by up to 3 pixels either way, every frame (a steep camera's small
+    # cards, the oracle's jitter: covering-high-camera seed 604). Measured from its
+    # last sighting it is never still for quiet_play_rest_s; about its median place it is.
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"], CENTER)
+    table.still(20)
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    # About its place on a circle of 2.5 pixels, a twelfth of a turn a frame: the
+    # last few sightings near one another (still for rest_s), but every sighting 5
+    # pixels from the one half a turn before (more than `still`, 3.8 here), and all
+    # within 2.5 of their median place.
+    wander = [(2.5 * math.cos(k * math.pi / 6), 2.5 * math.sin(k * math.pi / 6)) for k in range(12)]
+    for k in range(40):
+        dx, dy = wander[k % 12]
+        table.frames.append([lying("green-7", CENTER[0] + 8 + dx, CENTER[1] + 5 + dy, across=True)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(PLAYERS.index("Bob"), first_covered / FPS, (first_covered + 15) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    assert out[-1] == {"type": "play", "card": "green-7", "player": "Bob"}
+    assert [e["type"] for e in out] == ["flip", "play", "play"]

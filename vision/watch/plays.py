@@ -263,7 +263,7 @@ class PlayRules:
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return (
-            self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+            self.state.tracker.lying_still(tr, t, card, self.cfg.quiet_play_rest_s)
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
 
@@ -285,9 +285,11 @@ class PlayRules:
         if seat is None:
             return False
         value = card_value(tr.name)
-        # When it came to lie there as it lies (its track may be older: a card seen in
-        # a hand over the pile, or a misreading at that place, before it was put down).
-        lay = self.state.tracker.rest_began(tr, self.state.layout.card_px, tr.name)
+        # When it came to lie there: when first seen, or seen again after it went unseen
+        # ``hidden_gap_s`` (its track may be older: a misreading at that place before
+        # the card was put down, a hand over it meanwhile).
+        back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
+        lay = tr.first_t if back is None else back
         return not any(
             by == seat
             and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
