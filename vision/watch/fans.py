@@ -361,24 +361,14 @@ class SeveralCardRules:
         card: float,
     ) -> bool:
         """:meth:`inked`, or ``face`` is of the old top card's colour and the picture
-        changed where it lies: a card put on one of its own colour brings little new
-        ink (its colour falls where the old card's was), but its oval and figure change
-        the picture (``own_color_change`` within ``ink_middle`` of its middle)."""
+        changed where it lies (``own_color_change``,
+        :meth:`vision.watch.state.WatcherState.middle_changed`), as a top card put on
+        its own colour is judged."""
         if self.inked(face, top, inks):
             return True
-        probe = self.state.pile_colors
-        if probe is None or not self.state.pile:
+        if not self.state.pile or card_color(face) != card_color(self.state.pile[-1].top):
             return False
-        if card_color(face) != card_color(self.state.pile[-1].top):
-            return False
-        changed = probe.changed_area(
-            xy,
-            self.cfg.ink_middle * card,
-            since=self.state.pile_changed_t,
-            before=self.state.before_it_came(t),
-            else_at_since=True,
-            hands=False,
-        )
+        changed = self.state.middle_changed(xy, card, self.state.before_it_came(t))
         return changed is not None and changed >= self.cfg.own_color_change
 
     def inked(self, face: str, top: str, inks: dict[str, float]) -> bool:

@@ -190,10 +190,12 @@ class PlayRules:
             return
         top = self.state.pile[-1]
         ref = top.boxes.get(top.top)
+        if ref is None:
+            return
         motion = self.state.tracker
         wait = self.cfg.quiet_play_rest_s
         for tr in list(self.state.tracks):
-            if ref is None or tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
+            if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
                 continue
             back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
             if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
@@ -272,11 +274,11 @@ class PlayRules:
 
         Not an arm whose card was played about then (``one_play_per_arm_s``, before or
         after) and not taken back before this one showed, when this one is of another
-        value: a hand brings one play (cards put
-        down together share a value), and the card it brings, in lying down, covers and
-        uncovers the pile cards around it, whose boxes come and go: a pile card seen
-        again, not a card put down (``quick-untidy-26fps`` seed 602, ``scattered-pile``
-        seeds 601 and 602, trained recogniser).
+        value: a hand brings one play (cards put down together share a value), and the
+        card it brings, in lying down, covers and uncovers the pile cards around it,
+        whose boxes come and go: a pile card seen again, not a card put down
+        (``quick-untidy-26fps`` seed 602, ``scattered-pile`` seeds 601 and 602, trained
+        recogniser).
         """
         arms = self.state.arms
         if arms is None:
@@ -531,13 +533,6 @@ class PlayRules:
         ):
             # Seen coming onto a card of its own colour: its oval and figure fall where
             # the old card's did, and bring little new ink. The picture changed, though.
-            changed = self.state.pile_colors.changed_area(
-                top.xy,
-                self.cfg.ink_middle * card,
-                since=self.state.pile_changed_t,
-                before=before,
-                else_at_since=True,
-                hands=False,  # as above: what touches its middle is the card
-            )
+            changed = self.state.middle_changed(top.xy, card, before)
             return changed is not None and changed < self.cfg.own_color_change
         return True

@@ -171,6 +171,26 @@ class WatcherState:
         ``quiet_play_rest_s`` when it was not seen coming."""
         return t - self.cfg.quiet_play_rest_s - self.cfg.rest_s
 
+    def middle_changed(self, xy: tuple[float, float], card: float, before: float) -> float | None:
+        """How much of the picture changed within ``ink_middle`` of a card lying at
+        ``xy`` (card faces) since the pile last lay still before ``before`` (or when the
+        last play came); None without a pile-colour probe or a picture to tell from.
+
+        A card put on one of its own colour brings little new ink (its colour falls
+        where the old card's was), but its oval and figure change the picture. Only
+        the card can touch its middle: hands are not left out.
+        """
+        if self.pile_colors is None:
+            return None
+        return self.pile_colors.changed_area(
+            xy,
+            self.cfg.ink_middle * card,
+            since=self.pile_changed_t,
+            before=before,
+            else_at_since=True,
+            hands=False,
+        )
+
     @staticmethod
     def play_event(entry: PileEntry) -> dict[str, object]:
         ev: dict[str, object] = {"type": "play"}
