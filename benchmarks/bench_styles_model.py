@@ -82,20 +82,11 @@ def detections(video: Path, models: Path, recognizer: list[Any], other_code: boo
 
 
 def replay(video: Path, dets: list[Any]) -> dict[str, Any]:
+    from benchmarks.bench_watcher import run
     from benchmarks.same_events import Recorded
-    from uno_table.replay import load_log, replay_video, score
-    from vision.calibration import TableLayout
+    from uno_table.replay import score
 
-    truth = load_log(str(video) + ".truth.jsonl")
-    res = replay_video(
-        video,
-        players=list(truth[0]["players"]),
-        layout=TableLayout.load(str(video) + ".layout.json"),
-        recognizer=Recorded(dets),
-        rules="house",
-        round_event=truth[0],
-        referee=truth,
-    )
+    res, truth = run(video, Recorded(dets))
     return dict(score(res.records, truth))
 
 
