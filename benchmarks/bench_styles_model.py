@@ -8,10 +8,10 @@ Uses the styles benchmark's rendered games (``benchmarks/bench_styles.py --style
 --videos N`` renders them into ``.cache/bench-styles/``, seeds 601, 602, ...; this
 script renders what is missing the same way). The recogniser's detections of every
 frame, as the pipeline asks for them (the whole frame and the pile up close), are
-recorded once per video and model (``VIDEO.dets-m<digest>.pkl``, the digest of the
-model files; by this checkout's recogniser only), so that two checkouts of the watcher
-(``--code-root``) replay the very same detections: a watcher change is measured apart
-from the recogniser's speed.
+recorded once per video and recogniser (``VIDEO.dets-m<digest>.pkl``, the digest of
+the model files and the recogniser's code; by this checkout's recogniser only), so that
+two checkouts of the watcher (``--code-root``) replay the very same detections: a
+watcher change is measured apart from the recogniser's.
 Each game then goes through watcher and tracker with the referee's rulings from the
 truth, and is scored as ``bench_styles.py`` scores (``uno_table.replay.score``):
 plays, draws, take-backs (found / reported / true, precision / recall), seats.
@@ -39,11 +39,28 @@ TURNS = 12
 KINDS = ("play", "draw", "undo")
 
 
+#: The recogniser's code (``vision/``): a change there records the detections again.
+RECOGNISER_CODE = (
+    "recognition.py",
+    "card_finder.py",
+    "box_filter.py",
+    "focus.py",
+    "geometry.py",
+    "wild_inks.py",
+    "detections.py",
+    "model_set.py",
+    "model_files.py",
+)
+
+
 def model_digest(models: Path) -> str:
-    """The first 10 hex digits of the SHA-256 of the detector's and classifier's files."""
+    """The first 10 hex digits of the SHA-256 of the detector's and classifier's files
+    and of the recogniser's code (:data:`RECOGNISER_CODE`)."""
     h = hashlib.sha256()
     for name in ("detector.onnx", "classifier.onnx"):
         h.update((models / name).read_bytes())
+    for name in RECOGNISER_CODE:
+        h.update((ROOT / "vision" / name).read_bytes())
     return h.hexdigest()[:10]
 
 

@@ -60,7 +60,12 @@ from vision.model_files import (  # noqa: F401  (re-exported: vision.recognition
     is_deck_head,
 )
 from vision.model_set import load_model_set
-from vision.wild_inks import WILD_INK, WILDS, shows_wild_inks  # noqa: F401  (re-exported)
+from vision.wild_inks import (  # noqa: F401  (re-exported)
+    WILD_INK,
+    WILDS,
+    shows_face_inks,
+    shows_wild_inks,
+)
 from vision.yolo_env import MODELS_DIR  # noqa: F401  (re-exported)
 
 
@@ -237,7 +242,7 @@ class CardRecognizer:
         x = crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         return np.asarray(self._classifier(np.ascontiguousarray(x))[1], np.float32)
 
-    def _read_wilds_taken_for_backs(
+    def _faces_taken_for_backs(
         self,
         frame_bgr: Image,
         corners: F32,
@@ -246,22 +251,29 @@ class CardRecognizer:
         names: list[str],
         scores: F32,
         candidates: list[Candidates],
-    ) -> None:
-        """Name the boxes found as backs that show a wild's inks (see
-        :func:`shows_wild_inks`) as the likelier of the two wilds, in place."""
+    ) -> npt.NDArray[np.intp]:
+        """The boxes found as backs that show a face's inks (:mod:`vision.wild_inks`).
+
+        Those with a wild's inks are named, in place, as the likelier of the two wilds;
+        those with a green or blue face's inks (a card darkened by dim or warm light)
+        are returned, for the classifier to name as any face.
+        """
         crops = self.crops(frame_bgr, corners[backs])
         wild = [j for j in range(len(backs)) if shows_wild_inks(crops[j])]
-        if not wild:
-            return
-        probs, _ = self.classify_crops(crops[wild])
-        cols = [self.face_names.index(w) for w in WILDS]
-        for j, p in zip(wild, probs[:, cols], strict=True):
-            share = p / max(float(p.sum()), 1e-6)
-            i = int(backs[j])
-            best = int(share.argmax())
-            names[i] = WILDS[best]
-            scores[i] = conf[i] * float(share[best])
-            candidates[i] = tuple((WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share))
+        inked = [j for j in range(len(backs)) if j not in wild and shows_face_inks(crops[j])]
+        if wild:
+            probs, _ = self.classify_crops(crops[wild])
+            cols = [self.face_names.index(w) for w in WILDS]
+            for j, p in zip(wild, probs[:, cols], strict=True):
+                share = p / max(float(p.sum()), 1e-6)
+                i = int(backs[j])
+                best = int(share.argmax())
+                names[i] = WILDS[best]
+                scores[i] = conf[i] * float(share[best])
+                candidates[i] = tuple(
+                    (WILDS[k], round(float(share[k]), 4)) for k in np.argsort(-share)
+                )
+        return backs[inked]
 
     def detect_focused(self, frame_bgr: Image, region: Box, margin: float = 40.0) -> Detections:
         """:meth:`detect`, with ``region`` (x0, y0, x1, y1) looked at again up close.
@@ -348,9 +360,10 @@ class CardRecognizer:
         faces = np.nonzero(cls_id == 0)[0]
         backs = np.nonzero(cls_id == 1)[0]
         if len(backs):
-            self._read_wilds_taken_for_backs(
+            inked = self._faces_taken_for_backs(
                 frame_bgr, corners, backs, conf, names, scores, candidates
             )
+            faces = np.sort(np.concatenate([faces, inked]))
         if len(faces):
             probs, _ = self.classify_crops(self.crops(frame_bgr, corners[faces]))
             ranked = np.argsort(-probs, axis=1)[:, : self.n_candidates]

@@ -271,6 +271,40 @@ def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
     assert read == {"back": "back", "wild": "wild", "wild-draw4": "wild-draw4"}
 
 
+@pytest.mark.parametrize("light", [1.0, 0.55])
+def test_a_green_or_blue_card_the_detector_takes_for_a_back_is_read_as_its_face(
+    rec: CardRecognizer, monkeypatch: pytest.MonkeyPatch, light: float
+) -> None:
+    # In dim, warm light a green card darkens towards a back's black, and the detector
+    # boxes it as face down (the tuning style dim-warm: most of its missed plays). A
+    # back shows no green or blue ink: such a "back" is a face, named by the classifier.
+    from synth.render.cards import render_card
+    from synth.render.table import render_table
+
+    image = render_table(480, 640, np.random.default_rng(4), "felt")
+    places = {"back": (40, 150), "green-7": (250, 150), "blue-2": (460, 150)}
+    for name, (x, y) in places.items():
+        face = render_card(name, width=120)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        patch = image[y : y + face.shape[0], x : x + 120]
+        patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    warm = np.array([0.72, 0.93, 1.15], np.float32) if light < 1 else np.ones(3, np.float32)
+    image = np.clip(image.astype(np.float32) * light * warm, 0, 255).astype(np.uint8)
+    found = rec.find_cards
+
+    def all_backs(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        corners, conf, cls = found(frame)
+        return corners, conf, np.ones_like(cls)
+
+    monkeypatch.setattr(rec, "find_cards", all_backs)
+    dets = list(rec.detect(image))
+    read = {}
+    for name, (x, y) in places.items():
+        match = [d.card for d in dets if _iou(d.box, (x, y, x + 120, y + 180)) > 0.5]
+        read[name] = match[0] if match else None
+    assert read == {"back": "back", "green-7": "green-7", "blue-2": "blue-2"}
+
+
 def _card_found(dets: Detections, card: str, box: list[float], iou: float = 0.5) -> bool:
     return any(d.card == card and _iou(d.box, tuple(box)) > iou for d in dets)
 
