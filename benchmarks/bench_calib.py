@@ -52,7 +52,9 @@ from vision.deck_fit import (  # noqa: E402
     TAIL_CALIBRATION,
     Photo,
     face_anchors,
+    first_layer_for,
     fit_deck_tail,
+    share_read_right,
 )
 from vision.deck_tail import TailFit, TailTuner  # noqa: E402
 from vision.geometry import warp_crop  # noqa: E402
@@ -82,6 +84,9 @@ class Variant:
     #: (``bench_tail.py``'s face anchors, 20 a face cut from rendered scenes), "file"
     #: (``models/face-anchors.jpg``, what ``calibrate-deck`` uses), or none.
     anchors: str = ""
+    #: Choose ``first`` as ``calibrate-deck`` does (:func:`vision.deck_fit.first_layer_for`:
+    #: layer 5 for a deck the classifier reads poorly before the fit, else layer 7).
+    auto_first: bool = False
 
 
 OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
@@ -127,6 +132,9 @@ VARIANTS |= {
     # twice the crops a photo (as many steps as e60, each crop seen as often as in rend)
     "rend_c48": replace(REND, per_photo=48),
 }
+#: The sixth session's: "rend", or "rend_l5" for a deck read poorly before the fit, what
+#: ``calibrate-deck`` and the tablet's deck setup do since then.
+VARIANTS["auto"] = replace(REND, auto_first=True)
 
 
 @dataclass
@@ -196,8 +204,13 @@ def score(tuner: TailTuner, crops: np.ndarray, faces: np.ndarray) -> dict[str, f
 def calibrate(
     rec: CardRecognizer, photos: list[Photo], v: Variant, seed: int = 0
 ) -> tuple[TailTuner, float]:
-    tuner = TailTuner.from_file(BASE_PT, v.first)
     t0 = time.time()
+    tuner = TailTuner.from_file(BASE_PT, v.first)
+    if v.auto_first:
+        first = first_layer_for(share_read_right(tuner, photos, rec.cls_imgsz))
+        print(f"  read right before the fit: layer {first} chosen", flush=True)
+        if first != tuner.first:
+            tuner = TailTuner.from_file(BASE_PT, first)
     anchors = None
     if v.anchors == "cache":
         d = np.load(BOXES / "anchors-faces-20.npz")

@@ -59,8 +59,9 @@ class DeckSetup:
 
         return self._models() / DECK_CLASSIFIER_FILE
 
-    def _tuner(self) -> Any:
-        """A fresh fitter of the shipped classifier's last stages."""
+    def _tuner(self, first: int | None = None) -> Any:
+        """A fresh fitter of the shipped classifier's last stages (from layer ``first``;
+        None: :data:`vision.deck_tail.FIRST_TUNED_LAYER`)."""
         from vision.deck_tail import TailTuner, load_network
         from vision.recognition import CLASSIFIER_PT
 
@@ -70,7 +71,8 @@ class DeckSetup:
                     self._net = load_network(self._models() / CLASSIFIER_PT)
                 except Exception as exc:  # no weights, a broken file: said on the page
                     raise DeckError(f"cannot load the classifier to fit: {exc}", 503) from exc
-            return TailTuner(self._net)  # a copy of the last stages: the network is kept
+            # a copy of the last stages: the network is kept
+            return TailTuner(self._net) if first is None else TailTuner(self._net, first)
 
     def recognizer(self) -> Any:
         """The deck setup's own recogniser, loaded on first use."""
@@ -146,12 +148,18 @@ class DeckSetup:
             CalibrationError,
             augmented_features,
             face_anchors,
+            first_layer_for,
+            share_read_right,
         )
 
         with self._lock:
             rec = self.recognizer()
             photos = _photos([*train, *held])
             shipped = self._tuner()
+            # A deck the shipped classifier reads poorly is fitted from a deeper layer.
+            first = first_layer_for(share_read_right(shipped, photos, rec.cls_imgsz))
+            if first != shipped.first:
+                shipped = self._tuner(first)
             try:  # rendered crops of every face, kept apart while fitting (none: no file)
                 anchors = face_anchors(shipped, self._models() / FACE_ANCHORS_FILE)
             except CalibrationError as exc:
@@ -169,7 +177,7 @@ class DeckSetup:
             after: list[str] = []
             if held_photos:  # the fit without them, to read them with
                 n = len(train) * per_photo
-                check = self._tuner()
+                check = self._tuner(first)
                 check.fit(
                     x[:n],
                     y[:n],
@@ -179,7 +187,7 @@ class DeckSetup:
                 )
                 before = _read_cards(rec, shipped, held_photos)
                 after = _read_cards(rec, check, held_photos)
-            tuner = self._tuner()
+            tuner = self._tuner(first)
             tuner.fit(
                 x, y, TAIL_CALIBRATION, anchors=anchors, progress=lambda d, t: progress("fit", d, t)
             )

@@ -24,7 +24,8 @@ import numpy.typing as npt
 
 from vision.deck_augment import Augment, augmented_crops
 from vision.deck_head import DeckHead, FitProgress, HeadFit, fit_head
-from vision.deck_tail import TailFit, TailTuner
+from vision.deck_tail import FIRST_TUNED_LAYER, TailFit, TailTuner
+from vision.geometry import warp_crop
 from vision.labels import FACES
 from vision.recognition import CardRecognizer
 
@@ -36,6 +37,15 @@ Progress = Callable[[str, int, int], None]
 
 #: Least detector confidence of the card in a calibration photo.
 PHOTO_MIN_CONF = 0.3
+#: The first layer fitted for a deck the classifier reads poorly before the fit (an
+#: edition it never learnt): layers 5 and 6 hold the small maps' colour and shape
+#: detectors (models/README.md, "Calibration across photographers, second pass").
+DEEP_FIRST_LAYER = 5
+#: A deck counts as read poorly below this share of its photos read right before the
+#: fit. Chosen on the tuning sources (alinivan, svolsch: the classifier as trained read
+#: about a fifth of them) and the decks it already reads (real-cards, syedhannaan:
+#: 96-100%), where fitting from layer 5 read one or two photos fewer.
+DEEP_FIT_BELOW = 0.8
 
 
 class CalibrationError(ValueError):
@@ -60,6 +70,28 @@ class PhotoProblems:
 
     skipped: list[str] = field(default_factory=list)
     several: list[str] = field(default_factory=list)
+
+
+def share_read_right(tuner: TailTuner, photos: Sequence[Photo], size: int) -> float:
+    """The share of ``photos`` whose card ``tuner``'s classifier, as it is, names right
+    (the ``size`` crop upright and turned half a turn, the answers averaged)."""
+    if not photos:
+        return 0.0
+    crops = np.stack([warp_crop(p.image, p.quad, size) for p in photos])
+    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    probs = tuner.probs(tuner.features(crops)) + tuner.probs(tuner.features(turned))
+    names = [tuner.names[int(k)] for k in probs.argmax(axis=1)]
+    return float(np.mean([n == p.face for n, p in zip(names, photos, strict=True)]))
+
+
+def first_layer_for(read_right: float) -> int:
+    """The first of the classifier's layers a calibration fits, given the share of the
+    deck's photos it reads right before the fit: deeper for an edition it never learnt.
+
+    >>> first_layer_for(0.2), first_layer_for(0.97)
+    (5, 7)
+    """
+    return DEEP_FIRST_LAYER if read_right < DEEP_FIT_BELOW else FIRST_TUNED_LAYER
 
 
 def read_photo(rec: CardRecognizer, face: str, path: Path) -> Photo | str:

@@ -113,6 +113,9 @@ def test_the_command_writes_the_deck_classifier_and_a_head_sets_it_aside(
     assert main(args) == 0
     captured = capsys.readouterr()
     assert "calibrated 2 faces" in captured.out and "fitting" in captured.err
+    # The shipped classifier reads these cards: only its last stages are fitted.
+    assert "read right before the fit: 100% of the photos" in captured.err
+    assert "from its layer 7" in captured.err
     assert (models / "deck.onnx").exists()
     assert CardRecognizer.load(models).classifier_file == models / "deck.onnx"
     assert main([*args, "--head", "--quiet"]) == 0
@@ -120,6 +123,35 @@ def test_the_command_writes_the_deck_classifier_and_a_head_sets_it_aside(
     assert not (models / "deck.onnx").exists()
     loaded = CardRecognizer.load(models)
     assert loaded.head is not None and loaded.classifier_file == models / "classifier.onnx"
+
+
+def test_a_deck_the_classifier_reads_poorly_is_fitted_from_a_deeper_layer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Cards filed under other faces' names stand for an edition the classifier never
+    # learnt: it reads none of them right before the fit, so layers 5-9 are fitted
+    # (vision.deck_fit.first_layer_for), and the deck written reads them as filed.
+    from synth.render.scene import SceneStyle, compose_scene
+    from vision.deck_fit import DEEP_FIRST_LAYER
+
+    deck = tmp_path / "deck"
+    style = SceneStyle(card_width=(0.25, 0.3), hand_prob=0.0, glare_prob=0.0, distractor_prob=0.0)
+    rng = np.random.default_rng(4)
+    filed = {"green-3": "blue-8", "yellow-reverse": "red-skip"}
+    for face, name in filed.items():
+        (deck / name).mkdir(parents=True)
+        for i in range(2):
+            scene = compose_scene(rng, cards=[face], size=(480, 360), style=style)
+            cv2.imwrite(str(deck / name / f"{name}_00{i}.jpg"), scene.image)
+    out = tmp_path / "deck.onnx"
+    assert main(["calibrate-deck", str(deck), "--out", str(out), "--crops", "6"]) == 0
+    err = capsys.readouterr().err
+    assert "read right before the fit: 0% of the photos" in err
+    assert f"from its layer {DEEP_FIRST_LAYER}" in err
+    deck_rec = CardRecognizer.load(calibration=out)
+    for name in filed.values():
+        image = cv2.imread(str(deck / name / f"{name}_000.jpg"))
+        assert [d.card for d in deck_rec.detect(image) if d.card != "back"][:1] == [name]
 
 
 def test_a_broken_deck_classifier_is_named_with_what_to_do(tmp_path: Path) -> None:

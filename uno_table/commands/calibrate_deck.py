@@ -77,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
         FACE_ANCHORS_FILE,
         CalibrationError,
         face_anchors,
+        first_layer_for,
         fit_deck,
         fit_deck_tail,
         read_photos,
+        share_read_right,
     )
     from vision.deck_tail import TailTuner, export_onnx
     from vision.detector import CardRecognizer, ModelFilesMissing
@@ -148,6 +150,16 @@ def run(args: argparse.Namespace) -> int:
             head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
         else:
             tuner = TailTuner.from_file(models / CLASSIFIER_PT)
+            read_right = share_read_right(tuner, found, rec.cls_imgsz)
+            first = first_layer_for(read_right)
+            if first != tuner.first:  # a deck it reads poorly: fit deeper
+                tuner = TailTuner.from_file(models / CLASSIFIER_PT, first)
+            if not args.quiet:
+                print(
+                    f"read right before the fit: {read_right:.0%} of the photos; "
+                    f"fitting the classifier from its layer {first}",
+                    file=sys.stderr,
+                )
             anchors = face_anchors(tuner, models / FACE_ANCHORS_FILE)
             if anchors is None:
                 print(
