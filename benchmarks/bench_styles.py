@@ -34,6 +34,7 @@ Prints a markdown table and writes the figures to docs/watcher-styles.json.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -136,10 +137,15 @@ def markdown(out: dict[str, Any], key: str) -> str:
     return "\n".join(lines)
 
 
-def measure(videos: dict[str, list[Path]], make: Any, n: int | None = None) -> dict[str, Any]:
+def measure(
+    videos: dict[str, list[Path]],
+    make: Any,
+    n: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     per: dict[str, list[tuple[Any, list[dict[str, Any]]]]] = {}
     for style, paths in videos.items():
-        per[style] = [run(v, make(v)) for v in paths[:n]]
+        per[style] = [run(v, make(v), settings=settings) for v in paths[:n]]
         print(row(style, figures(per[style])), flush=True)
     groups = {}
     for group, names in GROUPS:
@@ -169,7 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         "--model-only", action="store_true", help="the trained recogniser only (no oracle runs)"
     )
     ap.add_argument("--out", default=str(ROOT / "docs" / "watcher-styles.json"))
+    ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
     args = ap.parse_args(argv)
+    settings = json.loads(args.set)
     styles = [s.strip() for s in args.styles.split(",") if s.strip()]
     unknown = [s for s in styles if s not in STYLES]
     if unknown:
@@ -187,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         "fourth_held_out_styles": list(FOURTH_HELD_OUT_STYLES),
     }
     if not args.model_only:
-        out["oracle"] = measure(videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7))
+        out["oracle"] = measure(
+            videos, lambda v: OracleDetector(str(v) + ".boxes.jsonl", seed=7), settings=settings
+        )
         print("\ntrue boxes (the oracle):\n" + markdown(out, "oracle"), flush=True)
     bare_styles = [s for s in args.no_arms.split(",") if s in videos and not args.model_only]
     if bare_styles:

@@ -98,12 +98,12 @@ def detections(video: Path, models: Path, recognizer: list[Any], other_code: boo
     return dets
 
 
-def replay(video: Path, dets: list[Any]) -> dict[str, Any]:
+def replay(video: Path, dets: list[Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
     from benchmarks.bench_watcher import run
     from benchmarks.same_events import Recorded
     from uno_table.replay import score
 
-    res, truth = run(video, Recorded(dets))
+    res, truth = run(video, Recorded(dets), settings=settings)
     return dict(score(res.records, truth))
 
 
@@ -144,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=str(ROOT / "models"), help="models folder")
     ap.add_argument("--code-root", default=None, help="replay with the watcher of this checkout")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
+    ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
     args = ap.parse_args(argv)
     if args.code_root:
         sys.path.insert(0, str(Path(args.code_root).resolve()))
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
             video = ensure_rendered(style, seed, bool(args.code_root))
             dets = detections(video, models, recognizer, bool(args.code_root))
-            metrics.append(replay(video, dets))
+            metrics.append(replay(video, dets, json.loads(args.set)))
         per_style[style] = counts(metrics)
         print(row(style, per_style[style]), flush=True)
     groups = {
@@ -182,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "videos": args.videos,
                     "models": model_digest(models),
+                    "settings": json.loads(args.set),
                     "code_root": args.code_root,
                     "styles": per_style,
                     "pooled": pooled,

@@ -69,7 +69,12 @@ def run(
     realtime: bool = False,
     skip_static: bool = False,
     arms: bool = True,
+    settings: dict[str, Any] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
+    """Replay ``video`` with ``recognizer`` and the referee's rulings from its truth
+    (``settings``: watcher settings changed, :class:`vision.watcher_config.WatcherConfig`)."""
+    from vision.watcher_config import WatcherConfig
+
     truth = load_log(str(video) + ".truth.jsonl")
     layout = TableLayout.load(str(video) + ".layout.json")
     res = replay_video(
@@ -83,6 +88,7 @@ def run(
         skip_static=skip_static,
         arms=arms,
         referee=truth,
+        watcher_config=WatcherConfig.from_dict(settings or {}),
     )
     return res, truth
 

@@ -290,6 +290,14 @@ class CardTracker(Motion):
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
                 if (
+                    other_colors(name, tr.name)
+                    and card_value(name) != card_value(tr.name)
+                    and box_overlap(box, tr.box) < cfg.same_box_overlap
+                    and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
+                ):
+                    continue  # a card lying still, then another colour and value lying
+                    # otherwise: a card put on it, not a misreading
+                if (
                     moving
                     and dt >= cfg.lost_in_flight_s
                     and other_colors(name, tr.name)
