@@ -82,3 +82,20 @@ def focus_merge(
         iou = inter / np.maximum(area_a + area_b - inter, 1e-6)
         keep &= iou.max(axis=1) < 0.5
     return keep, take
+
+
+def covered_by_surer(boxes: F32, scores: F32, share: float) -> npt.NDArray[np.bool_]:
+    """Which ``boxes`` (n, 4 ``xyxy``) a surer box (a higher score) covers by ``share``
+    of their area or more: cards half under another one.
+
+    >>> boxes = np.float32([[0, 0, 10, 10], [5, 0, 15, 10], [40, 40, 50, 50]])
+    >>> covered_by_surer(boxes, np.float32([0.9, 0.6, 0.5]), 0.3).tolist()
+    [False, True, False]
+    """
+    x, y = boxes[:, None, :], boxes[None, :, :]
+    iw = np.clip(np.minimum(x[..., 2], y[..., 2]) - np.maximum(x[..., 0], y[..., 0]), 0, None)
+    ih = np.clip(np.minimum(x[..., 3], y[..., 3]) - np.maximum(x[..., 1], y[..., 1]), 0, None)
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
+    covered = (iw * ih) / area[:, None] >= share
+    surer = scores[None, :] > scores[:, None]
+    return np.asarray((covered & surer).any(axis=1), bool)

@@ -32,7 +32,7 @@ from vision.card_finder import (  # noqa: F401  (re-exported: vision.recognition
 )
 from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
-from vision.focus import Box, _xyxy, focus_merge, focus_roi
+from vision.focus import Box, _xyxy, covered_by_surer, focus_merge, focus_roi
 from vision.geometry import order_card_corners, warp_crop  # noqa: F401  (re-exported)
 from vision.labels import DETECTOR_CLASSES  # noqa: F401  (re-exported)
 from vision.model_files import (  # noqa: F401  (re-exported: vision.recognition's names)
@@ -120,6 +120,9 @@ class CardRecognizer:
         self.drop_inner_boxes = False
         self.n_candidates = 3  # faces reported per detection (Detections.candidates)
         self.close_conf = 0.7  # least confidence of a card found up close (detect_focused)
+        # ... or this much, for one no surer close box covers close_cover_share of
+        self.close_alone_conf = 0.5
+        self.close_cover_share = 0.3
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
@@ -305,9 +308,14 @@ class CardRecognizer:
                 np.concatenate([cls_id[keep], near_cls[take]]),
             )
             # Up close the detector also boxes cards half under the top one; their
-            # crops, mostly the card over them, read as that card or anything.
-            sure = both.confidence >= self.close_conf
-            sure[:n_whole] = True
+            # crops, mostly the card over them, read as that card or anything: an
+            # unsure close box is kept only if read at even odds or better and no
+            # surer close box covers it (the top card in dim light, a wild).
+            near_conf_ = both.confidence[n_whole:]
+            alone = (near_conf_ >= self.close_alone_conf) & ~covered_by_surer(
+                both.xyxy[n_whole:], near_conf_, self.close_cover_share
+            )
+            sure = np.concatenate([np.ones(n_whole, bool), (near_conf_ >= self.close_conf) | alone])
             return both[sure].sorted_by_confidence()
         return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
 

@@ -305,6 +305,44 @@ def test_a_green_or_blue_card_the_detector_takes_for_a_back_is_read_as_its_face(
     assert read == {"back": "back", "green-7": "green-7", "blue-2": "blue-2"}
 
 
+def test_up_close_an_unsure_card_no_surer_box_covers_is_kept(
+    rec: CardRecognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up close, boxes under close_conf were all dropped (cards half under the top one
+    # read as anything); in dim light the top card itself fell under it (dim-warm:
+    # a green 4 read 0.69, a wild 0.56) and its play was never seen. Now a close box
+    # read at close_alone_conf or better is kept unless a surer close box covers
+    # close_cover_share of it.
+    from synth.render.cards import render_card
+    from synth.render.table import render_table
+
+    image = render_table(480, 640, np.random.default_rng(6), "felt")
+    places = {"blue-2": (230, 170), "green-7": (290, 150), "red-5": (470, 150)}
+    for name, (x, y) in places.items():  # the green 7 lies half over the blue 2
+        face = render_card(name, width=100)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        patch = image[y : y + face.shape[0], x : x + 100]
+        patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    region = (200.0, 130.0, 600.0, 350.0)
+    found = rec.find_cards
+
+    def unsure_up_close(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        corners, conf, cls = found(frame)
+        if frame.shape[:2] != image.shape[:2]:  # the cut-out: every card read unsurely
+            conf = np.full_like(conf, 0.62)
+        return corners, conf, cls
+
+    monkeypatch.setattr(rec, "find_cards", unsure_up_close)
+    dets = rec.detect_focused(image, region, margin=30)
+    assert _card_found(dets, "green-7", [290, 150, 390, 300])  # on top, unsure: kept
+    assert _card_found(dets, "red-5", [470, 150, 570, 300])  # alone, unsure: kept
+    # half under the green 7, read no surer than it: left out
+    assert not any(_iou(d.box, (230, 170, 330, 320)) > 0.5 for d in dets)
+    monkeypatch.setattr(rec, "close_alone_conf", 1.0)  # as before: all unsure dropped
+    again = rec.detect_focused(image, region, margin=30)
+    assert not _card_found(again, "green-7", [290, 150, 390, 300])
+
+
 def _card_found(dets: Detections, card: str, box: list[float], iou: float = 0.5) -> bool:
     return any(d.card == card and _iou(d.box, tuple(box)) > iou for d in dets)
 
