@@ -222,6 +222,26 @@ STYLES: dict[str, VideoStyle] = {
             pile_angle=1.8,
             player_speed_spread=0.4,
         ),
+        # Held out, defined (2 December 2026, sixth session, at 17:40 UTC) after the
+        # seventh pass's dim-light changes and before anything was measured on them:
+        # dimmer and warmer than any style, a tuning one included; measured once.
+        VideoStyle(
+            "evening-lamp-slide-24fps",
+            entry="slide",
+            fps=24.0,
+            motion_blur=0.5,
+            light_level=0.5,
+            white_balance=(0.68, 0.9, 1.2),
+        ),
+        VideoStyle(
+            "covering-dark-tilted",
+            hold="cover",
+            camera_height=1.1,
+            tilt_deg=10.0,
+            light_level=0.6,
+            white_balance=(0.78, 0.94, 1.16),
+            noise=1.4,
+        ),
     )
 }
 
@@ -252,8 +272,14 @@ NEW_HELD_OUT_STYLES: tuple[str, ...] = (
 FOURTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-dim-22fps", "steep-messy-speeds")
 # ... and these two since the fifth pass (2 December 2026, fourth session).
 FIFTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-slow-slide-20fps", "warm-drop-untidy-28fps")
+# ... and these two since the seventh pass (2 December 2026, sixth session).
+SIXTH_HELD_OUT_STYLES: tuple[str, ...] = ("evening-lamp-slide-24fps", "covering-dark-tilted")
 HELD_OUT_STYLES: tuple[str, ...] = (
-    OLD_HELD_OUT_STYLES + NEW_HELD_OUT_STYLES + FOURTH_HELD_OUT_STYLES + FIFTH_HELD_OUT_STYLES
+    OLD_HELD_OUT_STYLES
+    + NEW_HELD_OUT_STYLES
+    + FOURTH_HELD_OUT_STYLES
+    + FIFTH_HELD_OUT_STYLES
+    + SIXTH_HELD_OUT_STYLES
 )
 
 
