@@ -14,8 +14,9 @@ recogniser -> watcher -> tracker with the referee's rulings from the truth (as
 over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``), the
 held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) and
 the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``), the two defined
-after the fourth pass (``FOURTH_HELD_OUT_STYLES``) and the two after the fifth
-(``FIFTH_HELD_OUT_STYLES``). The watcher's
+after the fourth pass (``FOURTH_HELD_OUT_STYLES``), the two after the fifth
+(``FIFTH_HELD_OUT_STYLES``) and the two after the seventh (``SIXTH_HELD_OUT_STYLES``,
+the sixth group). The watcher's
 thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
@@ -50,6 +51,7 @@ from synth.styles import (  # noqa: E402
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
+    SIXTH_HELD_OUT_STYLES,
     STYLES,
     TUNING_STYLES,
 )
@@ -64,6 +66,7 @@ GROUPS = (
     ("new held out", NEW_HELD_OUT_STYLES),
     ("fourth held out", FOURTH_HELD_OUT_STYLES),
     ("fifth held out", FIFTH_HELD_OUT_STYLES),
+    ("sixth held out", SIXTH_HELD_OUT_STYLES),
 )
 
 
@@ -126,6 +129,7 @@ def markdown(out: dict[str, Any], key: str) -> str:
         ("new held out", NEW_HELD_OUT_STYLES),
         ("fourth held out", FOURTH_HELD_OUT_STYLES),
         ("fifth held out", FIFTH_HELD_OUT_STYLES),
+        ("sixth held out", SIXTH_HELD_OUT_STYLES),
     ):
         for name in names:
             if name in out[key]["styles"]:

@@ -172,6 +172,15 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "pile_angle",
             "player_speed_spread",
         },
+        "evening-lamp-slide-24fps": {"entry", "fps", "motion_blur", "light_level", "white_balance"},
+        "covering-dark-tilted": {
+            "hold",
+            "camera_height",
+            "tilt_deg",
+            "light_level",
+            "white_balance",
+            "noise",
+        },
     }
     # Each new tuning style stands for a held-out one's phenomenon with other values.
     for tuning, held_out in (
