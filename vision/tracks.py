@@ -71,6 +71,25 @@ def card_value(name: str) -> str:
     return value if color in COLORS else name
 
 
+def unlike_faces(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` faces no misreading of a card lying still confuses: another
+    value, and another colour or one of them a wild (a black card)?
+
+    >>> unlike_faces("green-9", "red-3"), unlike_faces("wild", "blue-skip")
+    (True, True)
+    >>> unlike_faces("green-9", "yellow-9"), unlike_faces("red-7", "red-1")
+    (False, False)
+    >>> unlike_faces("wild", "wild-draw4")
+    False
+    """
+    if card_value(a) == card_value(b):
+        return False
+    ca, cb = card_color(a), card_color(b)
+    if ca not in COLORS and cb not in COLORS:
+        return False
+    return ca != cb
+
+
 def card_color(name: str) -> str:
     """A card's colour, or its whole name for a card without one (a wild, a back).
 
@@ -290,13 +309,12 @@ class CardTracker(Motion):
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
                 if (
-                    other_colors(name, tr.name)
-                    and card_value(name) != card_value(tr.name)
+                    unlike_faces(name, tr.name)
                     and box_overlap(box, tr.box) < cfg.same_box_overlap
                     and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
                 ):
-                    continue  # a card lying still, then another colour and value lying
-                    # otherwise: a card put on it, not a misreading
+                    continue  # a card lying still, then an unlike face lying otherwise:
+                    # a card put on it, not a misreading
                 if (
                     moving
                     and dt >= cfg.lost_in_flight_s

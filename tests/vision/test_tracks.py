@@ -48,3 +48,17 @@ def test_a_misreading_in_colour_alone_lying_otherwise_keeps_its_track() -> None:
     moved = box(CENTER[0] - 20, CENTER[1] - 16)
     (track,) = tracker.update([Detection("yellow-9", 0.9, moved, ())], i / FPS)
     assert track.id == first
+
+
+def test_a_coloured_card_put_half_over_a_still_wild_is_another_card() -> None:
+    # covering-high-camera seed 603 (trained recogniser): Bob's blue skip, first seen
+    # lying half over the wild under it, was linked to the wild's track and took the
+    # wild's way in (from Cy's side) as its own: the play given to Cy. A black wild
+    # and a coloured card are no misreading of each other.
+    tracker, first, i = tracker_after_a_still_card("wild")
+    moved = box(CENTER[0] - 20, CENTER[1] - 16)
+    (track,) = tracker.update([Detection("blue-skip", 0.9, moved, ())], i / FPS)
+    assert track.id != first
+    tracker, first, i = tracker_after_a_still_card("wild")
+    (track,) = tracker.update([Detection("wild-draw4", 0.9, moved, ())], i / FPS)
+    assert track.id == first  # one wild read as the other: a misreading
