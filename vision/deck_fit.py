@@ -43,8 +43,8 @@ PHOTO_MIN_CONF = 0.3
 DEEP_FIRST_LAYER = 5
 #: A deck counts as read poorly below this share of its photos read right before the
 #: fit. Chosen on the tuning sources (alinivan, svolsch: the classifier as trained read
-#: about a fifth of them) and the decks it already reads (real-cards, syedhannaan:
-#: 96-100%), where fitting from layer 5 read one or two photos fewer.
+#: 21-24% of their photos) and the decks it already reads (real-cards, syedhannaan:
+#: 97.7-100%), where fitting from layer 5 read one or two photos fewer.
 DEEP_FIT_BELOW = 0.8
 
 

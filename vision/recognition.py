@@ -120,7 +120,8 @@ class CardRecognizer:
         self.drop_inner_boxes = False
         self.n_candidates = 3  # faces reported per detection (Detections.candidates)
         self.close_conf = 0.7  # least confidence of a card found up close (detect_focused)
-        # ... or this much, for one no surer close box covers close_cover_share of
+        # ... or this much, for a close box no surer close box covers close_cover_share
+        # of (a top card read unsurely in dim light, not a card half under another)
         self.close_alone_conf = 0.5
         self.close_cover_share = 0.3
         self.calibration: DeckCalibration | None = None
@@ -311,11 +312,13 @@ class CardRecognizer:
             # crops, mostly the card over them, read as that card or anything: an
             # unsure close box is kept only if read at even odds or better and no
             # surer close box covers it (the top card in dim light, a wild).
-            near_conf_ = both.confidence[n_whole:]
-            alone = (near_conf_ >= self.close_alone_conf) & ~covered_by_surer(
-                both.xyxy[n_whole:], near_conf_, self.close_cover_share
+            close_scores = both.confidence[n_whole:]
+            alone = (close_scores >= self.close_alone_conf) & ~covered_by_surer(
+                both.xyxy[n_whole:], close_scores, self.close_cover_share
             )
-            sure = np.concatenate([np.ones(n_whole, bool), (near_conf_ >= self.close_conf) | alone])
+            sure = np.concatenate(
+                [np.ones(n_whole, bool), (close_scores >= self.close_conf) | alone]
+            )
             return both[sure].sorted_by_confidence()
         return self._read(frame_bgr, corners, conf, cls_id).sorted_by_confidence()
 
