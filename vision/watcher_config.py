@@ -82,7 +82,7 @@ class WatcherConfig:
     # (intersection over union) lies otherwise: a copy put on it, when an arm was there
     copy_gap_s: float = 0.09  # the top card unseen this long (a frame at 20 frames/s, two
     # at 30), then seen lying otherwise (same_box_overlap), another seat's arm at the
-    # pile: a copy of its face put on it (PlayRules._copy_on_top) ...
+    # pile: a copy of its face put on it (LyingCardRules.copy_on_top) ...
     straighten_s: float = 1.0  # ... (or that of the seat that played it, this long after)
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm

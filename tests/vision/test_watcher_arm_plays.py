@@ -102,7 +102,7 @@ def test_a_card_put_down_by_the_hand_that_took_its_play_back_is_a_play() -> None
     assert times[-1] - times[1] < WatcherConfig().one_play_per_arm_s
     # Put down by Cy's arm, though the same arm played a green 4 just before.
     green_7 = next(tr for tr in w.state.tracks if tr.name == "green-7")
-    assert w.plays._put_down_by_arm(green_7)
+    assert w.plays.lying.put_down_by_arm(green_7)
 
 
 def test_a_covered_card_whose_box_wanders_a_few_pixels_is_played() -> None:

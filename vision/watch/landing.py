@@ -99,7 +99,7 @@ class LandingRules:
                 and tr.name == top.top
                 and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
                 # Not just seen again after a gap (a hand over it): it may be another card
-                # put where it lay (PlayRules._copy_on_top asks where it lay before).
+                # put where it lay (LyingCardRules.copy_on_top asks where it lay before).
                 and self.state.tracker.gap_end(
                     tr, self.cfg.copy_gap_s, after=t - self.cfg.quiet_play_rest_s
                 )

@@ -19,12 +19,12 @@ from vision.tracks import (
     Track,
     TrackState,
     apparent_scale,
-    box_overlap,
     card_color,
     card_value,
 )
 from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules
+from vision.watch.lying import LyingCardRules
 from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry, WatcherState
 
@@ -47,8 +47,9 @@ class PlayRules:
         # that was before the step's frame: see :meth:`happened`.
         self._happened: dict[int, float] = {}
         # The plays committed lately, with the seat that made each, taken back since or
-        # not: which arm brought which play (:meth:`_put_down_by_arm`).
+        # not: which arm brought which play (:meth:`LyingCardRules.put_down_by_arm`).
         self._plays_by_seat: deque[tuple[PileEntry, int]] = deque(maxlen=PLAYS_KEPT)
+        self.lying = LyingCardRules(state, self.landing, self._plays_by_seat)
 
     def happened(self, event: dict[str, object], t: float) -> float:
         """When ``event``, one of the last step's (at ``t``), happened.
@@ -171,166 +172,11 @@ class PlayRules:
                 o.state = TrackState.TWIN
                 return
 
-    def _copy_on_top(self, t: float, card: float) -> None:
-        """A copy of the top card's face put on it by a quick hand, whose box the
-        detector gave the top card's track: make it a track of its own.
-
-        Carried in fast, a card is a blur the recogniser does not read; it hides the
-        top card for a frame or two as it lands, and is then seen lying where that one
-        lay, with its face: the tracker takes it for the top card seen again. It lies
-        otherwise, though (its box, steadied, overlaps the top card's less than
-        ``same_box_overlap``), and an arm was at the pile as the top card went unseen
-        ``copy_gap_s`` or longer: another seat's, or the seat that played it, later
-        than ``straighten_s`` after (sooner, its hand is straightening it). As a card
-        first seen lying on the pile it is then played as any such (a covered copy,
-        :meth:`_is_new_card`).
-        """
-        arms = self.state.arms
-        if arms is None or not self.state.pile:
-            return
-        top = self.state.pile[-1]
-        ref = top.boxes.get(top.top)
-        if ref is None:
-            return
-        motion = self.state.tracker
-        wait = self.cfg.quiet_play_rest_s
-        for tr in list(self.state.tracks):
-            if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
-                continue
-            back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
-            if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
-                continue
-            if box_overlap(motion.rest_box(tr, card, wait), ref) >= self.cfg.same_box_overlap:
-                continue
-            seat = arms.seat_for(back)
-            players = self.state.players
-            if seat is None or (
-                top.player in players
-                and players.index(top.player) == seat
-                and back - top.t <= self.cfg.straighten_s
-            ):
-                continue  # no hand, or the hand that played it, straightening it
-            motion.split(tr, back)
-
-    def _is_new_card(self, tr: Track, t: float, card: float) -> bool:
-        """Would this resting track on the discard pile be a card just played?"""
-        name = tr.name
-        if name == BACK or tr.name_share() < self.cfg.new_card_vote:
-            return False  # a back, or no clear face yet (a string of misreadings)
-        arrived = tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
-        if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
-            self.cfg.clear_look
-        ):
-            # A card just put down lies on top, uncovered: it is seen clearly at least
-            # once. A face that came up only in unsure looks at the heap is a guess.
-            return False
-        # An arm reached the pile from a seat and went back just as the card showed: it
-        # was put down (a hand covered it on the way), not a pile card misread.
-        put_down = self._put_down_by_arm(tr)
-        since = t - self.cfg.beside_gap_s
-        if (
-            not tr.was_outside_discard
-            and not put_down
-            and self._read_beside_pile_card(tr, card, since)
-        ):
-            # Moved about on the pile only, and a pile card is seen where it lies: two
-            # whole cards cannot lie in one place, it is that card misread (its own box
-            # blinks now and then while the other reads it).
-            return False
-        if self.state.pile:
-            top = self.state.pile[-1]
-            if arrived and name == top.top:
-                # The same face as the top: a second copy only if it came from outside
-                # (an adjusted top card moves too, but never leaves the pile).
-                fx, fy = tr.first_xy
-                sx, sy = top.spots[-1]
-                return (
-                    tr.was_outside_discard
-                    or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
-                )
-            again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
-            copy = put_down and again is not None and self.landing.covered_copy(tr, again, card)
-            if not tr.was_outside_discard and again is not None and not copy:
-                # A pile card seen again (uncovered, re-detected, or pushed about by
-                # the card put on it): it never came from outside the pile.
-                return False
-            if not arrived and name in top.cards and not copy:
-                return False
-        if arrived:
-            return True
-        if not put_down and (
-            self._read_beside_pile_card(tr, card) or self.state.once_read_as_pile_card(tr, card)
-        ):
-            return False
-        # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
-        # and a clear vote, so a one-off misreading of the top card is not a play.
-        return (
-            self.state.tracker.lying_still(tr, t, card, self.cfg.quiet_play_rest_s)
-            and tr.name_share() >= self.cfg.quiet_play_vote
-        )
-
-    def _put_down_by_arm(self, tr: Track) -> bool:
-        """Did an arm bring this card, first seen on the pile (a covering hand)?
-
-        Not an arm whose card was played about then (``one_play_per_arm_s``, before or
-        after) and not taken back before this one showed, when this one is of another
-        value: a hand brings one play (cards put down together share a value), and the
-        card it brings, in lying down, covers and uncovers the pile cards around it,
-        whose boxes come and go: a pile card seen again, not a card put down
-        (``quick-untidy-26fps`` seed 602, ``scattered-pile`` seeds 601 and 602, trained
-        recogniser).
-        """
-        arms = self.state.arms
-        if arms is None:
-            return False
-        seat = arms.seat_for(tr.first_t)
-        if seat is None:
-            return False
-        value = card_value(tr.name)
-        # When it came to lie there: when first seen, or seen again after it went unseen
-        # ``hidden_gap_s`` (its track may be older: a misreading at that place before
-        # the card was put down, a hand over it meanwhile).
-        back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
-        lay = tr.first_t if back is None else back
-        return not any(
-            by == seat
-            and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
-            and card_value(play.top) != value
-            # Not taken back before this card showed (then put down in its place).
-            and (play.taken_back_t is None or play.taken_back_t > lay)
-            for play, by in self._plays_by_seat
-        )
-
-    def _read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
-        """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared
-        (or since ``since``)?
-
-        A card put on the pile hides the one under it, and the hand that brings it
-        hides both for a moment. A face that comes and goes in turns with a pile
-        card's at the same place, or takes its place from one frame to the next, is
-        that card misread (a pile card boxed with the heap under it reads as anything).
-        """
-        x, y = tr.xy
-        lim = self.cfg.same_spot * card
-        after = tr.first_t - self.cfg.swap_gap_s if since is None else since
-        return any(
-            o is not tr
-            and o.name != BACK
-            and o.last_t >= after
-            and math.hypot(o.xy[0] - x, o.xy[1] - y) <= lim
-            # A pile card: played, or seen again where a card with its face was put.
-            and (
-                o.settled
-                or self.state.near_pile_card(o, card, reach=self.cfg.pile_reach) is not None
-            )
-            for o in self.state.tracks
-        )
-
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
         self._happened.clear()
-        self._copy_on_top(t, card)
+        self.lying.copy_on_top(t, card)
         self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
@@ -348,7 +194,7 @@ class PlayRules:
                 continue
             if not tr.was_outside_discard:
                 self._take_over_arrival(tr, t, card)
-            if self._is_new_card(tr, t, card):
+            if self.lying.is_new_card(tr, t, card):
                 tr.pending_since = t
         pending = [tr for tr in self.state.tracks if tr.pending_since is not None]
         if not pending:
