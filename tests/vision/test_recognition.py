@@ -241,21 +241,29 @@ def test_a_margin_is_tried_when_nothing_card_shaped_is_found() -> None:
     assert _needs_margin(np.stack([box(400, 420), box(100, 150)]), np.array([face, back]), shape)
 
 
-def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
-    rec: CardRecognizer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Both are black cards with an oval: the detector may call a wild face down.
-    # The wild's four inks tell it from a back, and the classifier which wild it is.
+def _cards_on_table(places: dict[str, tuple[int, int]], width: int, seed: int) -> np.ndarray:
+    """A rendered felt table (640x480) with each card of ``places`` drawn upright,
+    ``width`` pixels wide, its top left corner at its place (later ones on top)."""
     from synth.render.cards import render_card
     from synth.render.table import render_table
 
-    image = render_table(480, 640, np.random.default_rng(3), "felt")
-    places = {"back": (40, 150), "wild": (250, 150), "wild-draw4": (460, 150)}
+    image = render_table(480, 640, np.random.default_rng(seed), "felt")
     for name, (x, y) in places.items():
-        face = render_card(name, width=120)
+        face = render_card(name, width=width)
         alpha = face[..., 3:].astype(np.float32) / 255
-        patch = image[y : y + face.shape[0], x : x + 120]
+        patch = image[y : y + face.shape[0], x : x + width]
         patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    return image
+
+
+def _read_with_every_box_a_back(
+    rec: CardRecognizer,
+    monkeypatch: pytest.MonkeyPatch,
+    image: np.ndarray,
+    places: dict[str, tuple[int, int]],
+) -> dict[str, str | None]:
+    """What :meth:`CardRecognizer.detect` names at each 120-pixel card of ``places``
+    when the detector calls every box a back."""
     found = rec.find_cards
 
     def all_backs(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -264,10 +272,21 @@ def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
 
     monkeypatch.setattr(rec, "find_cards", all_backs)
     dets = list(rec.detect(image))
-    read = {}
+    read: dict[str, str | None] = {}
     for name, (x, y) in places.items():
         match = [d.card for d in dets if _iou(d.box, (x, y, x + 120, y + 180)) > 0.5]
         read[name] = match[0] if match else None
+    return read
+
+
+def test_a_wild_the_detector_takes_for_a_back_is_read_as_a_wild(
+    rec: CardRecognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both are black cards with an oval: the detector may call a wild face down.
+    # The wild's four inks tell it from a back, and the classifier which wild it is.
+    places = {"back": (40, 150), "wild": (250, 150), "wild-draw4": (460, 150)}
+    image = _cards_on_table(places, 120, seed=3)
+    read = _read_with_every_box_a_back(rec, monkeypatch, image, places)
     assert read == {"back": "back", "wild": "wild", "wild-draw4": "wild-draw4"}
 
 
@@ -278,30 +297,11 @@ def test_a_green_or_blue_card_the_detector_takes_for_a_back_is_read_as_its_face(
     # In dim, warm light a green card darkens towards a back's black, and the detector
     # boxes it as face down (the tuning style dim-warm: most of its missed plays). A
     # back shows no green or blue ink: such a "back" is a face, named by the classifier.
-    from synth.render.cards import render_card
-    from synth.render.table import render_table
-
-    image = render_table(480, 640, np.random.default_rng(4), "felt")
     places = {"back": (40, 150), "green-7": (250, 150), "blue-2": (460, 150)}
-    for name, (x, y) in places.items():
-        face = render_card(name, width=120)
-        alpha = face[..., 3:].astype(np.float32) / 255
-        patch = image[y : y + face.shape[0], x : x + 120]
-        patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    image = _cards_on_table(places, 120, seed=4)
     warm = np.array([0.72, 0.93, 1.15], np.float32) if light < 1 else np.ones(3, np.float32)
     image = np.clip(image.astype(np.float32) * light * warm, 0, 255).astype(np.uint8)
-    found = rec.find_cards
-
-    def all_backs(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        corners, conf, cls = found(frame)
-        return corners, conf, np.ones_like(cls)
-
-    monkeypatch.setattr(rec, "find_cards", all_backs)
-    dets = list(rec.detect(image))
-    read = {}
-    for name, (x, y) in places.items():
-        match = [d.card for d in dets if _iou(d.box, (x, y, x + 120, y + 180)) > 0.5]
-        read[name] = match[0] if match else None
+    read = _read_with_every_box_a_back(rec, monkeypatch, image, places)
     assert read == {"back": "back", "green-7": "green-7", "blue-2": "blue-2"}
 
 
@@ -313,16 +313,9 @@ def test_up_close_an_unsure_card_no_surer_box_covers_is_kept(
     # a green 4 read 0.69, a wild 0.56) and its play was never seen. Now a close box
     # read at close_alone_conf or better is kept unless a surer close box covers
     # close_cover_share of it.
-    from synth.render.cards import render_card
-    from synth.render.table import render_table
-
-    image = render_table(480, 640, np.random.default_rng(6), "felt")
+    # the green 7 lies half over the blue 2
     places = {"blue-2": (230, 170), "green-7": (290, 150), "red-5": (470, 150)}
-    for name, (x, y) in places.items():  # the green 7 lies half over the blue 2
-        face = render_card(name, width=100)
-        alpha = face[..., 3:].astype(np.float32) / 255
-        patch = image[y : y + face.shape[0], x : x + 100]
-        patch[:] = (alpha * face[..., :3] + (1 - alpha) * patch).astype(np.uint8)
+    image = _cards_on_table(places, 100, seed=6)
     region = (200.0, 130.0, 600.0, 350.0)
     found = rec.find_cards
 
