@@ -73,15 +73,25 @@ def focus_merge(
     take = centred_in(near) & ~cut
     keep = ~centred_in(whole)
     if take.any() and keep.any():
-        a, b = whole[:, None, :], near[take][None, :, :]
-        iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-        ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-        inter = iw * ih
-        area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-        area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-        iou = inter / np.maximum(area_a + area_b - inter, 1e-6)
-        keep &= iou.max(axis=1) < 0.5
+        b = near[take]
+        inter = _intersections(whole, b)
+        union = _areas(whole)[:, None] + _areas(b)[None, :] - inter
+        keep &= (inter / np.maximum(union, 1e-6)).max(axis=1) < 0.5
     return keep, take
+
+
+def _areas(boxes: F32) -> F32:
+    """The area of each box (n, 4 ``xyxy``)."""
+    return ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])).astype(np.float32)
+
+
+def _intersections(a: F32, b: F32) -> F32:
+    """The area each box of ``a`` (n, 4 ``xyxy``) shares with each box of ``b`` (m, 4):
+    an (n, m) array."""
+    x, y = a[:, None, :], b[None, :, :]
+    iw = np.clip(np.minimum(x[..., 2], y[..., 2]) - np.maximum(x[..., 0], y[..., 0]), 0, None)
+    ih = np.clip(np.minimum(x[..., 3], y[..., 3]) - np.maximum(x[..., 1], y[..., 1]), 0, None)
+    return (iw * ih).astype(np.float32)
 
 
 def covered_by_surer(boxes: F32, scores: F32, share: float) -> npt.NDArray[np.bool_]:
@@ -92,10 +102,6 @@ def covered_by_surer(boxes: F32, scores: F32, share: float) -> npt.NDArray[np.bo
     >>> covered_by_surer(boxes, np.float32([0.9, 0.6, 0.5]), 0.3).tolist()
     [False, True, False]
     """
-    x, y = boxes[:, None, :], boxes[None, :, :]
-    iw = np.clip(np.minimum(x[..., 2], y[..., 2]) - np.maximum(x[..., 0], y[..., 0]), 0, None)
-    ih = np.clip(np.minimum(x[..., 3], y[..., 3]) - np.maximum(x[..., 1], y[..., 1]), 0, None)
-    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
-    covered = (iw * ih) / area[:, None] >= share
+    covered = _intersections(boxes, boxes) / np.maximum(_areas(boxes), 1e-6)[:, None] >= share
     surer = scores[None, :] > scores[:, None]
     return np.asarray((covered & surer).any(axis=1), bool)

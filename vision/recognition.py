@@ -63,7 +63,7 @@ from vision.model_set import load_model_set
 from vision.wild_inks import (  # noqa: F401  (re-exported)
     WILD_INK,
     WILDS,
-    shows_face_inks,
+    back_shows,
     shows_wild_inks,
 )
 from vision.yolo_env import MODELS_DIR  # noqa: F401  (re-exported)
@@ -263,8 +263,9 @@ class CardRecognizer:
         are returned, for the classifier to name as any face.
         """
         crops = self.crops(frame_bgr, corners[backs])
-        wild = [j for j in range(len(backs)) if shows_wild_inks(crops[j])]
-        inked = [j for j in range(len(backs)) if j not in wild and shows_face_inks(crops[j])]
+        shows = [back_shows(crop) for crop in crops]
+        wild = [j for j, what in enumerate(shows) if what == "wild"]
+        inked = [j for j, what in enumerate(shows) if what == "face"]
         if wild:
             probs, _ = self.classify_crops(crops[wild])
             cols = [self.face_names.index(w) for w in WILDS]

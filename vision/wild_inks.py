@@ -48,6 +48,22 @@ def ink_shares(crop: Image) -> tuple[float, float]:
     return green, blue
 
 
+def back_shows(crop: Image) -> str:
+    """What a crop the detector called a back shows, its inks counted once: "wild" (a
+    wild's green and blue, :func:`shows_wild_inks`), "face" (a green or blue face,
+    :func:`shows_face_inks`), or "" (a back).
+
+    >>> from synth.render.cards import render_card
+    >>> [back_shows(cv2.resize(render_card(c, width=64)[..., :3], (64, 64)))
+    ...  for c in ("back", "wild", "green-7")]
+    ['', 'wild', 'face']
+    """
+    shares = ink_shares(crop)
+    if min(shares) >= WILD_INK:
+        return "wild"
+    return "face" if max(shares) >= FACE_INK else ""
+
+
 def shows_wild_inks(crop: Image) -> bool:
     """Whether an upright card crop (BGR) shows a wild's face rather than a back.
 

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         read_photos,
         share_read_right,
     )
-    from vision.deck_tail import TailTuner, export_onnx
+    from vision.deck_tail import TailTuner, export_onnx, load_network
     from vision.detector import CardRecognizer, ModelFilesMissing
     from vision.recognition import (
         CLASSIFIER_PT,
@@ -149,11 +149,12 @@ def run(args: argparse.Namespace) -> int:
             assert start is not None
             head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
         else:
-            tuner = TailTuner.from_file(models / CLASSIFIER_PT)
+            net = load_network(models / CLASSIFIER_PT)
+            tuner = TailTuner(net)
             read_right = share_read_right(tuner, found, rec.cls_imgsz)
             first = first_layer_for(read_right)
             if first != tuner.first:  # a deck it reads poorly: fit deeper
-                tuner = TailTuner.from_file(models / CLASSIFIER_PT, first)
+                tuner = TailTuner(net, first)
             if not args.quiet:
                 print(
                     f"read right before the fit: {read_right:.0%} of the photos; "
