@@ -15,8 +15,8 @@ over the held-out styles (``synth.styles.TUNING_STYLES``, ``HELD_OUT_STYLES``), 
 held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) and
 the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``), the two defined
 after the fourth pass (``FOURTH_HELD_OUT_STYLES``), the two after the fifth
-(``FIFTH_HELD_OUT_STYLES``) and the two after the seventh (``SIXTH_HELD_OUT_STYLES``,
-the sixth group). The watcher's
+(``FIFTH_HELD_OUT_STYLES``), the two after the seventh (``SIXTH_HELD_OUT_STYLES``,
+the sixth group) and the two after the eighth (``SEVENTH_HELD_OUT_STYLES``). The watcher's
 thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
@@ -51,6 +51,7 @@ from synth.styles import (  # noqa: E402
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
+    SEVENTH_HELD_OUT_STYLES,
     SIXTH_HELD_OUT_STYLES,
     STYLES,
     TUNING_STYLES,
@@ -67,6 +68,7 @@ GROUPS = (
     ("fourth held out", FOURTH_HELD_OUT_STYLES),
     ("fifth held out", FIFTH_HELD_OUT_STYLES),
     ("sixth held out", SIXTH_HELD_OUT_STYLES),
+    ("seventh held out", SEVENTH_HELD_OUT_STYLES),
 )
 
 
@@ -130,6 +132,7 @@ def markdown(out: dict[str, Any], key: str) -> str:
         ("fourth held out", FOURTH_HELD_OUT_STYLES),
         ("fifth held out", FIFTH_HELD_OUT_STYLES),
         ("sixth held out", SIXTH_HELD_OUT_STYLES),
+        ("seventh held out", SEVENTH_HELD_OUT_STYLES),
     ):
         for name in names:
             if name in out[key]["styles"]:

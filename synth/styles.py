@@ -155,6 +155,11 @@ STYLES: dict[str, VideoStyle] = {
             fps=18.0,
             motion_blur=0.8,
         ),
+        # Half the house light, nearly neutral (2 December 2026, seventh session): the
+        # tuning style for the watcher in half light, after the sixth held-out styles'
+        # one measure pointed there (true boxes lost plays there); other values than
+        # theirs: carried, not slid, 30 fps, a nearly neutral lamp.
+        VideoStyle("half-light", light_level=0.45, white_balance=(0.9, 0.97, 1.06)),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -242,6 +247,27 @@ STYLES: dict[str, VideoStyle] = {
             white_balance=(0.78, 0.94, 1.16),
             noise=1.4,
         ),
+        # Held out, defined (2 December 2026, seventh session, at 19:45 UTC) after the
+        # half-light tuning style and before anything was measured on them: dimmer than
+        # any other style, one in a cool dusk, one by candle-warm light; measured once.
+        VideoStyle(
+            "dusk-drop-cool",
+            entry="drop",
+            motion_blur=0.4,
+            fps=25.0,
+            light_level=0.4,
+            white_balance=(1.08, 1.0, 0.9),
+        ),
+        VideoStyle(
+            "covering-candle-20fps",
+            hold="cover",
+            camera_height=1.1,
+            fps=20.0,
+            motion_blur=0.6,
+            noise=1.5,
+            light_level=0.42,
+            white_balance=(0.65, 0.88, 1.22),
+        ),
     )
 }
 
@@ -258,6 +284,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "covering-high-camera",
     "covering-dim-webcam",
     "quick-untidy-26fps",
+    "half-light",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last
@@ -274,12 +301,15 @@ FOURTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-dim-22fps", "steep-messy-sp
 FIFTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-slow-slide-20fps", "warm-drop-untidy-28fps")
 # ... and these two since the seventh pass (2 December 2026, sixth session).
 SIXTH_HELD_OUT_STYLES: tuple[str, ...] = ("evening-lamp-slide-24fps", "covering-dark-tilted")
+# ... and these two since the eighth pass (2 December 2026, seventh session).
+SEVENTH_HELD_OUT_STYLES: tuple[str, ...] = ("dusk-drop-cool", "covering-candle-20fps")
 HELD_OUT_STYLES: tuple[str, ...] = (
     OLD_HELD_OUT_STYLES
     + NEW_HELD_OUT_STYLES
     + FOURTH_HELD_OUT_STYLES
     + FIFTH_HELD_OUT_STYLES
     + SIXTH_HELD_OUT_STYLES
+    + SEVENTH_HELD_OUT_STYLES
 )
 
 
