@@ -66,22 +66,51 @@ _INKS: tuple[tuple[int, int, int, int, int], ...] = (
 )
 
 
-def color_map(image_bgr: Image) -> npt.NDArray[np.uint8]:
+#: A card face's white in the house light (the HSV value, 0..255) that the ink floors
+#: above are set for. In dimmer light every ink is that much darker: the floors are
+#: scaled by the light, the brightest the picture around the pile has lately been
+#: (its 99th percentile: a card's white border) over this white.
+HOUSE_WHITE_V = 240
+#: The floors go down at most this far: below it, a picture is too dark to read ink.
+MIN_LIGHT_GAIN = 0.35
+#: The share of the picture around the pile brighter than its white (speculars, a
+#: spot of glare): its 99th percentile.
+WHITE_PERCENTILE = 99.0
+
+
+def color_map(image_bgr: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
     """Per pixel: 0 for no card ink, else 1 + the index of its colour in ``COLORS``.
 
     >>> px = np.array([[[40, 40, 220], [30, 210, 230], [60, 90, 120], [255, 255, 255]]], np.uint8)
     >>> color_map(px).tolist()
     [[1, 2, 0, 0]]
+
+    ``light`` is the light over the house light's (:func:`light_gain`): in half the
+    light, red ink half as bright is still red ink.
+
+    >>> dim = np.array([[[20, 20, 90]]], np.uint8)  # red ink in half the light
+    >>> color_map(dim).tolist(), color_map(dim, light=0.5).tolist()
+    ([[0]], [[1]])
     """
-    return _color_map_of_hsv(np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV), np.uint8))
+    hsv = np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV), np.uint8)
+    return _color_map_of_hsv(hsv, light)
 
 
-def _color_map_of_hsv(hsv: Image) -> npt.NDArray[np.uint8]:
+def light_gain(white_v: float) -> float:
+    """The light over the house light, from the white of a card (an HSV value).
+
+    >>> light_gain(250), light_gain(120), light_gain(30)
+    (1.0, 0.5, 0.35)
+    """
+    return min(1.0, max(MIN_LIGHT_GAIN, white_v / HOUSE_WHITE_V))
+
+
+def _color_map_of_hsv(hsv: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
     h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
     h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
     cat = np.zeros(h.shape, np.uint8)
     for k, lo, hi, s_min, v_min in _INKS:
-        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min)] = k
+        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min * light)] = k
     return cat
 
 
@@ -106,8 +135,12 @@ class PileColors:
         history: int = 8,
         recent_s: float = 3.0,
         max_shake_px: float = 8.0,
+        light_window_s: float = 10.0,
     ) -> None:
         self.layout = layout
+        # The light (light_gain) from the whitest the pile has been this long.
+        self.light_window_s = light_window_s
+        self._whites: deque[tuple[float, float]] = deque()
         self.max_shake_px = max_shake_px
         self.scale = scale
         self.settle_s = settle_s
@@ -148,12 +181,29 @@ class PileColors:
         self.recent_s = recent_s
         self._run_kept = False  # the current still spell has its entry in _still
 
-    def _look(self, frame_bgr: Image) -> _Look:
+    def _look(self, frame_bgr: Image, t: float) -> _Look:
         crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
         small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
         lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
         hsv: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
-        return _Look(lab, _color_map_of_hsv(hsv), hsv[..., 0].copy())
+        return _Look(lab, _color_map_of_hsv(hsv, self._light(hsv, t)), hsv[..., 0].copy())
+
+    def _light(self, hsv: Image, t: float) -> float:
+        """The light now (:func:`light_gain`), from the whitest this picture and the
+        last ``light_window_s`` of them were (a card's white border is in most)."""
+        white = float(np.percentile(hsv[..., 2], WHITE_PERCENTILE))
+        whites = self._whites
+        while whites and (whites[-1][1] <= white or whites[-1][0] > t):
+            whites.pop()  # newer and whiter: the older, darker ones never count again
+        whites.append((t, white))
+        while whites[0][0] < t - self.light_window_s:
+            whites.popleft()
+        return light_gain(whites[0][1])
+
+    @property
+    def light(self) -> float:
+        """The light over the house light, as last measured (1.0 before any frame)."""
+        return light_gain(self._whites[0][1]) if self._whites else 1.0
 
     def _changed(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
         """Pixels that changed from ``before`` to ``now``, beyond camera shake and
@@ -178,7 +228,7 @@ class PileColors:
         """Look at one frame. A frame of another size than the layout's is ignored."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[:2] != (self.layout.height, self.layout.width):
             return
-        now = self._look(frame_bgr)
+        now = self._look(frame_bgr, t)
         self._now = now
         self._recent.append((t, now))
         while t - self._recent[0][0] > self.recent_s:

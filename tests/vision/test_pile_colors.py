@@ -204,3 +204,87 @@ def test_a_blue_card_in_dim_warm_light_is_blue_ink_and_green_stays_green() -> No
     )
     assert color_map(blue_warm).tolist() == [[4, 4, 4]]
     assert color_map(green).tolist() == [[3, 3, 3]]
+
+
+def test_in_half_the_light_a_red_card_put_down_is_still_red_ink() -> None:
+    # Half the house light: a card's white border at value 120, its red ink at 75
+    # (measured on the half-light tuning style: red ink's median value 67, green's 49;
+    # the house light's floors are 100 and 60).
+    layout = TableLayout.default(320, 240, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (30, 45, 60), np.uint8)  # brown wood, half lit
+    old = table.copy()
+    old[cy - 25 : cy + 25, cx - 17 : cx + 17] = (118, 118, 120)  # the old card's white
+    old[cy - 20 : cy + 20, cx - 12 : cx + 12] = (50, 40, 25)  # ... and its blue
+    new = old.copy()
+    new[cy - 20 : cy + 20, cx - 12 : cx + 12] = (20, 18, 75)  # a red card put on it
+
+    def red_ink(colors: PileColors) -> float:
+        for i in range(12):
+            colors.update(old, i / 30)
+        colors.update(new, 0.5)
+        ink = colors.new_colors((cx, cy), 15, since=0.1, hands=False)
+        assert ink is not None
+        return sum(p.area for p in ink if p.color == "red")
+
+    colors = PileColors(layout)
+    assert red_ink(colors) > 0.2
+    assert 0.45 < colors.light < 0.55
+    # Read as in the house light (the floors not scaled), the same card shows no ink.
+    blind = PileColors(layout)
+    blind._light = lambda hsv, t: 1.0  # type: ignore[method-assign]
+    assert red_ink(blind) == 0.0
+
+
+def test_the_light_is_the_whitest_the_pile_lately_was() -> None:
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout, light_window_s=2.0)
+    assert colors.light == 1.0  # nothing seen yet: the house light
+    cx, cy = (int(v) for v in layout.discard.center)
+    lit = np.full((240, 320, 3), (60, 90, 120), np.uint8)
+    lit[cy - 25 : cy + 25, cx - 17 : cx + 17] = (235, 235, 235)  # a white card
+    colors.update(lit, 0.0)
+    assert colors.light == pytest.approx(235 / 240, abs=0.01)
+    dark = (lit // 2).astype(np.uint8)  # the lamp goes down to half
+    colors.update(dark, 1.0)
+    assert colors.light == pytest.approx(235 / 240, abs=0.01)  # still within 2 s
+    colors.update(dark, 2.5)
+    assert colors.light == pytest.approx(117 / 240, abs=0.01)
+
+
+HALF_LIGHT_LOG: list[dict[str, Any]] = [
+    {"type": "round", "players": PLAYERS, "dealer": "Bob"},
+    {"type": "flip", "card": "blue-7"},
+    {"type": "play", "player": "Ann", "card": "red-7"},
+    {"type": "play", "player": "Bob", "card": "red-2"},
+    {"type": "play", "player": "Ann", "card": "green-2"},
+    {"type": "play", "player": "Bob", "card": "red-2"},
+    {"type": "play", "player": "Ann", "card": "red-0"},
+    {"type": "play", "player": "Bob", "card": "green-0"},
+]
+
+
+def test_in_half_the_light_every_red_and_green_play_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The half-light tuning style (0.45 of the house light): the watcher rules out a
+    # card that brought no ink of its colour, and read with the house light's ink
+    # floors, red and green cards bring none.
+    video = render_video(
+        HALF_LIGHT_LOG, tmp_path / "half.mp4", seed=1, style="half-light", pass_over_prob=0.0
+    )
+    layout = TableLayout.load(str(video.path) + ".layout.json")
+
+    def plays() -> list[object]:
+        oracle = OracleDetector(str(video.path) + ".boxes.jsonl", drop=0.0, mislabel=0.0)
+        pipe = TablePipeline(oracle, Watcher(layout, PLAYERS))
+        events: list[dict[str, object]] = []
+        for frame in read_video(Path(video.path)):
+            oracle.seek(frame.index)
+            events += pipe.process(frame.image, frame.t).events
+        return [e["card"] for e in events if e["type"] == "play"]
+
+    want = [e["card"] for e in HALF_LIGHT_LOG if e["type"] == "play"]
+    assert plays() == want
+    monkeypatch.setattr(PileColors, "_light", lambda self, hsv, t: 1.0)
+    assert len(plays()) < len(want) - 2
