@@ -309,12 +309,13 @@ class CardTracker(Motion):
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
                 if (
-                    unlike_faces(name, tr.name)
+                    (unlike_faces(name, tr.name) or (name != tr.name and dt >= cfg.hidden_gap_s))
                     and box_overlap(box, tr.box) < cfg.same_box_overlap
                     and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
                 ):
-                    continue  # a card lying still, then an unlike face lying otherwise:
-                    # a card put on it, not a misreading
+                    continue  # a card lying still, then an unlike face lying otherwise,
+                    # or another face lying otherwise after a hand hid it: a card put on
+                    # it, not a misreading
                 if (
                     moving
                     and dt >= cfg.lost_in_flight_s

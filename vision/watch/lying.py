@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from vision.tracks import BACK, Track, TrackState, box_overlap, card_value
+from vision.tracks import BACK, Track, box_overlap, card_value
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
 
@@ -74,41 +74,6 @@ class LyingCardRules:
             ):
                 continue  # no hand, or the hand that played it, straightening it
             motion.split(tr, back)
-
-    def top_found_again(self, t: float) -> None:
-        """The top card, lost from sight a while (an arm over the pile longer than the
-        tracker keeps a track, ``lost_s``), found again where it lay: its track.
-
-        A new track with the top card's face, born after every track of the top card
-        was last seen, whose box lies where the top card's did (overlapping it
-        ``same_box_overlap``), is the top card again: it joins the play's tracks, so a
-        card a covering hand then puts on it is a card of its own (a settled card
-        keeps its face), not the top card read otherwise (covering-dim-webcam seed
-        606, true boxes: the card put on it was played late, with the wrong seat).
-        """
-        if not self.state.pile:
-            return
-        top = self.state.pile[-1]
-        ref = top.boxes.get(top.top)
-        if ref is None:
-            return
-        mine = [o for o in self.state.tracks if o.id in top.ids]
-        if any(o.last_t == t for o in mine):
-            return  # the top card is in sight: another box of its face is another card
-        last_seen = max((o.last_t for o in mine), default=top.t)
-        for tr in self.state.tracks:
-            if (
-                tr.state is TrackState.FREE
-                and tr.pending_since is None
-                and tr.last_t == t
-                and tr.first_t > last_seen
-                and tr.name == top.top
-                and not tr.was_outside_discard
-                and box_overlap(tr.box, ref) >= self.cfg.same_box_overlap
-            ):
-                tr.state = TrackState.PLAYED
-                top.ids.append(tr.id)
-                return
 
     def is_new_card(self, tr: Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""

@@ -177,7 +177,6 @@ class PlayRules:
         cfg = self.cfg
         self._happened.clear()
         self.lying.copy_on_top(t, card)
-        self.lying.top_found_again(t)
         self.landing.settle(t, card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
