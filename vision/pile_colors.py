@@ -221,7 +221,9 @@ class PileColors:
         # A lamp or a cloud changes every pixel alike: take the common change away.
         diff -= np.median(diff.reshape(-1, 3), axis=0)
         delta = np.sqrt((diff * diff).sum(axis=2))
-        changed = ((delta > self.changed_delta) & self._keep).astype(np.uint8)
+        # In dimmer light a card changes the picture less (a red strip on a dark table
+        # in half the light: under half the house light's change).
+        changed = ((delta > self.changed_delta * self.light) & self._keep).astype(np.uint8)
         return cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck) > 0
 
     def update(self, frame_bgr: Image, t: float) -> None:

@@ -288,3 +288,28 @@ def test_in_half_the_light_every_red_and_green_play_is_reported(
     assert plays() == want
     monkeypatch.setattr(PileColors, "_light", lambda self, hsv, t: 1.0)
     assert len(plays()) < len(want) - 2
+
+
+def test_in_half_the_light_a_fans_lower_card_beside_the_top_changes_the_picture() -> None:
+    # A red strip put beside the top card on a dark table in half the light changes
+    # the picture by about 22 (Lab), under the house light's 30 (``changed_delta``):
+    # measured on the half-light tuning style, a fan's lower red and green cards showed
+    # 0.02-0.04 card faces of new ink, under ``strip_area``.
+    layout = TableLayout.default(320, 240, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (25, 30, 40), np.uint8)  # a dark table, half lit
+    table[cy - 25 : cy + 25, cx - 17 : cx + 17] = (118, 118, 120)  # the pile's white
+    strip = np.s_[cy - 25 : cy + 25, cx - 40 : cx - 20]
+    colors = PileColors(layout)
+    for i in range(12):
+        colors.update(table, i / 30)
+    played = table.copy()
+    played[strip] = (20, 20, 70)  # red ink, half lit
+    pair = np.array([[table[cy, cx - 30], played[cy, cx - 30]]], np.uint8)
+    lab = cv2.cvtColor(pair, cv2.COLOR_BGR2LAB).astype(float)
+    change = float(np.linalg.norm(lab[0, 0] - lab[0, 1]))
+    assert change < PileColors(layout).changed_delta
+    colors.update(played, 0.5)
+    ink = colors.new_colors((cx, cy), 60, since=0.1, hands=False)
+    assert ink is not None
+    assert sum(p.area for p in ink if p.color == "red") >= WatcherConfig().strip_area
