@@ -145,6 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--code-root", default=None, help="replay with the watcher of this checkout")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
     ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
+    ap.add_argument(
+        "--record-only",
+        action="store_true",
+        help="render and record the detections, replay nothing (held-out styles made "
+        "ready without measuring them)",
+    )
     args = ap.parse_args(argv)
     if args.code_root:
         sys.path.insert(0, str(Path(args.code_root).resolve()))
@@ -165,9 +171,14 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
             video = ensure_rendered(style, seed, bool(args.code_root))
             dets = detections(video, models, recognizer, bool(args.code_root))
-            metrics.append(replay(video, dets, json.loads(args.set)))
+            if not args.record_only:
+                metrics.append(replay(video, dets, json.loads(args.set)))
+        if args.record_only:
+            continue
         per_style[style] = counts(metrics)
         print(row(style, per_style[style]), flush=True)
+    if args.record_only:
+        return 0
     groups = {
         "tuning": [s for s in names if s in TUNING_STYLES],
         "held out": [s for s in names if s in HELD_OUT_STYLES],
