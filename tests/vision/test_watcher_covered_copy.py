@@ -170,3 +170,18 @@ def test_an_arm_seen_at_the_pile_does_not_make_a_copy_under_the_top_a_take_back(
         out += w.update(frame_detections(frame), i / FPS)
     assert [e["type"] for e in out] == ["flip", "play", "play"]
     assert out[-1] == {"type": "play", "card": "green-9", "player": "Cy"}
+
+
+def test_a_card_uncovered_by_the_hand_that_put_it_down_is_that_arm_s_play() -> None:
+    # Cy's hand (from the top) covers the pile and lets go of a green 7: the card's
+    # lower part shows first, its box drifting up as the hand withdraws. That drift
+    # is the card uncovered, not its way in from Ann's side (covering-hand seed 602).
+    table = started("green-5")
+    first_covered = len(table.frames)
+    table.still(15, covered=True)
+    for i in range(10):  # the box grows upwards, its middle from 30 px below to the card's
+        y = CENTER[1] + 30 * (1 - i / 9)
+        table.frames.append([*table.visible_pile(), lying("green-7", CENTER[0], y)])
+    table.frames += [[*table.visible_pile(), lying("green-7", *CENTER)] for _ in range(40)]
+    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
+    assert out[-1] == {"type": "play", "card": "green-7", "player": "Cy"}

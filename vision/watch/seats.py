@@ -24,7 +24,20 @@ class SeatRules:
         self.cfg = state.cfg
 
     def seat_of(self, group: list[Track], card: float) -> int | None:
-        """The seat the card(s) came in from."""
+        """The seat the card(s) came in from.
+
+        Cards all first seen on the pile (a hand covered them on the way) moved
+        there only as the hand let go: their boxes' drift is the card uncovered
+        (the part the hand left in view first), not the way they came; the arm
+        seen there as they showed is their seat, when one was (covering-hand seed
+        602, trained recogniser: a red 9 uncovered from the top read as Ann's,
+        from the bottom, where Dee's arm was).
+        """
+        arms = self.state.arms
+        if arms is not None and group and not any(tr.was_outside_discard for tr in group):
+            seat = arms.seat_for(min(tr.first_t for tr in group))
+            if seat is not None:
+                return seat
         votes: dict[int, float] = {}
         for tr in group:
             fx, fy = tr.first_xy
