@@ -80,8 +80,8 @@ class WatcherConfig:
     hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it) ...
     same_box_overlap: float = 0.8  # ... seen again with a box overlapping its old one less
     # (intersection over union) lies otherwise: a copy put on it, when an arm was there
-    copy_gap_s: float = 0.09  # the top card unseen this long (a frame at 20 frames/s, two
-    # at 30), then seen lying otherwise (same_box_overlap), another seat's arm at the
+    copy_gap_s: float = 0.07  # the top card unseen this long (a frame at up to 28 frames/s,
+    # two at 30), then seen lying otherwise (same_box_overlap), another seat's arm at the
     # pile: a copy of its face put on it (LyingCardRules.copy_on_top) ...
     straighten_s: float = 1.0  # ... (or that of the seat that played it, this long after)
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
