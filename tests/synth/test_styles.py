@@ -174,6 +174,7 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         },
         "evening-lamp-slide-24fps": {"entry", "fps", "motion_blur", "light_level", "white_balance"},
         "half-light": {"light_level", "white_balance"},
+        "covering-half-light": {"hold", "light_level", "white_balance", "noise"},
         "dusk-drop-cool": {"entry", "motion_blur", "fps", "light_level", "white_balance"},
         "covering-candle-20fps": {
             "hold",
