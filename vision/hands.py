@@ -55,7 +55,8 @@ class ArmConfig:
     """What counts as an arm at the pile; distances in card lengths, times in seconds."""
 
     work_width: int = 160  # work on a copy this many pixels wide (speed; 4x smaller at 640)
-    diff: int = 12  # a pixel changed: this much brighter or darker in a channel
+    diff: int = 12  # a pixel changed: this much brighter or darker in a channel (in the
+    # house light; times the light the pipeline passes, PileColors.light)
     settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
     join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
     #: Changes still thinner than this once joined (pixels of the small copy) are
@@ -128,9 +129,16 @@ class ArmWatch:
         self._changed_t = np.zeros((1, 1), np.float32)
         self.sightings: deque[ArmSighting] = deque()
 
-    def update(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> list[ArmSighting]:
-        """Look at one frame; returns (and keeps) the arms at the pile in it."""
+    def update(
+        self, frame_bgr: npt.NDArray[np.uint8], t: float, *, light: float = 1.0
+    ) -> list[ArmSighting]:
+        """Look at one frame; returns (and keeps) the arms at the pile in it.
+
+        ``light`` is the light over the house light (``PileColors.light``): in half
+        the light an arm changes the picture half as much, and ``diff`` is scaled so.
+        """
         cfg = self.cfg
+        diff = cfg.diff * light
         h, w = _check_frame(frame_bgr).shape[:2]
         scale = min(1.0, cfg.work_width / w)
         sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
@@ -144,13 +152,13 @@ class ArmWatch:
         # The still table: what has not changed from frame to frame for settle_s (a
         # card put down becomes table; an arm moving, or lying there briefly, does not).
         self._changed_t[
-            _channel_max(np.asarray(cv2.absdiff(small, self._prev), np.uint8)) > cfg.diff
+            _channel_max(np.asarray(cv2.absdiff(small, self._prev), np.uint8)) > diff
         ] = t
         self._prev = small
         settled = self._changed_t <= t - cfg.settle_s
         np.copyto(self._still, small, where=settled[..., None])
         moved = (
-            _channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > cfg.diff
+            _channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > diff
         ).astype(np.uint8)
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = small.copy()

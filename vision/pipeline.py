@@ -229,8 +229,11 @@ class TablePipeline:
             self.arms = ArmWatch(self.watcher.layout, self.arms.cfg)
             self.watcher.arms = self.arms
         t0 = time.perf_counter()
+        # The light the pile's colours measured (a card's white): in dim light an arm
+        # changes the picture less.
+        light = self.pile_colors.light if self.pile_colors is not None else 1.0
         try:
-            self.arms.update(image, t)
+            self.arms.update(image, t, light=light)
         except Exception as exc:  # a bad frame must not stop the game
             self._helper_failed("arms", exc)
         return (time.perf_counter() - t0) * 1000

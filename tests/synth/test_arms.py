@@ -146,13 +146,16 @@ def test_uno_table_replay_takes_seats_plays_and_draws_from_arms(
     bare = _replay(covered, capsys, "--no-arms")
     assert armed["summary"]["errors"] == bare["summary"]["errors"] == 0
     m, b = armed["metrics"], bare["metrics"]
-    # Without arms a card first seen on the pile has no seat; with them most do, rightly
-    # (one of this game's is wrong: a second red-1 put on the first is not seen, and the
-    # next card, put there, takes over its track and its seat).
+    # Without arms a card first seen on the pile has no seat; with them every one has,
+    # rightly (since the eighth pass: a card put on a still one after a hand hid it is
+    # a card of its own, and a covered card's seat is its arm's).
     assert b["seats"]["correct"] == 0 < b["seats"]["n"]
-    assert m["seats"]["correct"] >= 4 and m["seat_accuracy_play"] >= 0.75
-    # The arm confirms a card was put down, so it is no pile card misread: more plays.
-    assert m["play"]["precision"] == b["play"]["precision"] == 1.0
+    assert m["seats"]["correct"] == m["seats"]["n"] >= 5
+    # The arm confirms a card was put down, so it is no pile card misread: more plays,
+    # all of them, in time. Without arms a card first seen on the pile waits for a
+    # longer rest: this game's red 3 is then reported 1.1 s late (outside its window:
+    # a miss and a false play), and the red 2 put on it is lost.
+    assert m["play"]["precision"] == m["play"]["recall"] == 1.0
     assert m["play"]["matched"] > b["play"]["matched"] > 0
     # A draw whose card the hand hid is never seen, but its arm is.
     assert (b["draw"]["matched"], m["draw"]["matched"], m["draw"]["derived"]) == (0, 1, 1)

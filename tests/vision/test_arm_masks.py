@@ -47,3 +47,23 @@ def test_skin_alone_cannot_tell_an_arm_from_a_wooden_table() -> None:
 def test_an_unknown_mask_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown arm mask 'colour'"):
         ArmWatch(TableLayout.default(320, 240, 4), ArmConfig(mask="colour"))
+
+
+def test_in_half_the_light_an_arm_is_found_with_the_light_passed() -> None:
+    # A dark sleeve over a dark table in half the light: 8 grey levels apart, under
+    # the house light's 12 (ArmConfig.diff); measured on the covering-half-light
+    # tuning style, where arms at the draw pile went unseen and draws were lost.
+    layout = TableLayout.default(320, 240, 4)
+    table = np.full((240, 320, 3), (40, 42, 45), np.uint8)
+    arm = table.copy()
+    arm[120:240, 150:170] = (48, 50, 53)
+
+    def seats(light: float) -> list[int]:
+        arms = ArmWatch(layout)
+        arms.update(table, 0.0, light=light)
+        return [
+            s.seat for s in arms.update(arm, 0.1, light=light) + arms.update(arm, 0.2, light=light)
+        ]
+
+    assert seats(1.0) == []
+    assert seats(0.5) == [0, 0]

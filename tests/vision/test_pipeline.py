@@ -167,3 +167,27 @@ def test_a_new_table_gets_a_new_arm_watch() -> None:
     watcher.seat_players(["Ann", "Bob", "Cy"], three)
     pipe.process(frames(1)[0], 0.1)
     assert pipe.arms is not None and pipe.arms.layout == three and watcher.arms is pipe.arms
+
+
+def test_the_arms_see_in_the_light_the_pile_s_colours_measured() -> None:
+    # A dark table in half the light (a card's white at 118) and a dark sleeve 8 grey
+    # levels lighter reaching from the bottom edge to the discard pile.
+    table = np.full((480, 640, 3), (40, 42, 45), np.uint8)
+    cx, cy = (int(v) for v in LAYOUT.discard.center)
+    table[cy - 38 : cy + 38, cx - 25 : cx + 25] = (118, 118, 120)
+    arm = table.copy()
+    arm[cy + 40 :, cx - 20 : cx + 20] = (48, 50, 53)
+
+    def arms_seen(read_fan_colors: bool) -> int:
+        pipe = TablePipeline(
+            Scripted(), Watcher(LAYOUT, ["Ann", "Bob"]), read_fan_colors=read_fan_colors
+        )
+        for i in range(12):
+            pipe.process(table, i / 30)
+        for i in range(12, 16):
+            pipe.process(arm, i / 30)
+        assert pipe.arms is not None
+        return len(pipe.arms.sightings)
+
+    assert arms_seen(read_fan_colors=True) >= 2
+    assert arms_seen(read_fan_colors=False) == 0  # no light measured: the house light's
