@@ -157,9 +157,9 @@ class ArmWatch:
         self._prev = small
         settled = self._changed_t <= t - cfg.settle_s
         np.copyto(self._still, small, where=settled[..., None])
-        moved = (
-            _channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > diff
-        ).astype(np.uint8)
+        moved = (_channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > diff).astype(
+            np.uint8
+        )
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = small.copy()
             return []
