@@ -16,7 +16,8 @@ held-out styles also as the four of the first styles (``OLD_HELD_OUT_STYLES``) a
 the three defined on 2 December 2026 (``NEW_HELD_OUT_STYLES``), the two defined
 after the fourth pass (``FOURTH_HELD_OUT_STYLES``), the two after the fifth
 (``FIFTH_HELD_OUT_STYLES``), the two after the seventh (``SIXTH_HELD_OUT_STYLES``,
-the sixth group) and the two after the eighth (``SEVENTH_HELD_OUT_STYLES``). The watcher's
+the sixth group), the two after the eighth (``SEVENTH_HELD_OUT_STYLES``) and one
+after the arms were made to see in dim light (``EIGHTH_HELD_OUT_STYLES``). The watcher's
 thresholds may be tuned on the tuning styles only.
 
 The recogniser is the oracle (the renderer's true boxes, 2% dropped, 1% wrong
@@ -51,6 +52,7 @@ from synth.styles import (  # noqa: E402
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
+    EIGHTH_HELD_OUT_STYLES,
     SEVENTH_HELD_OUT_STYLES,
     SIXTH_HELD_OUT_STYLES,
     STYLES,
@@ -69,6 +71,7 @@ GROUPS = (
     ("fifth held out", FIFTH_HELD_OUT_STYLES),
     ("sixth held out", SIXTH_HELD_OUT_STYLES),
     ("seventh held out", SEVENTH_HELD_OUT_STYLES),
+    ("eighth held out", EIGHTH_HELD_OUT_STYLES),
 )
 
 
@@ -133,6 +136,7 @@ def markdown(out: dict[str, Any], key: str) -> str:
         ("fifth held out", FIFTH_HELD_OUT_STYLES),
         ("sixth held out", SIXTH_HELD_OUT_STYLES),
         ("seventh held out", SEVENTH_HELD_OUT_STYLES),
+        ("eighth held out", EIGHTH_HELD_OUT_STYLES),
     ):
         for name in names:
             if name in out[key]["styles"]:

@@ -278,6 +278,20 @@ STYLES: dict[str, VideoStyle] = {
             light_level=0.42,
             white_balance=(0.65, 0.88, 1.22),
         ),
+        # Held out, defined (2 December 2026, seventh session, at 21:00 UTC) after the arms
+        # were made to see in dim light, before anything was measured on it: the darkest
+        # style, a covering hand under a tilted camera at a webcam's rate; measured once.
+        VideoStyle(
+            "night-covering-tilted-24fps",
+            hold="cover",
+            camera_height=1.15,
+            tilt_deg=15.0,
+            fps=24.0,
+            motion_blur=0.5,
+            noise=1.4,
+            light_level=0.38,
+            white_balance=(0.85, 0.95, 1.1),
+        ),
     )
 }
 
@@ -314,6 +328,8 @@ FIFTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-slow-slide-20fps", "warm-dro
 SIXTH_HELD_OUT_STYLES: tuple[str, ...] = ("evening-lamp-slide-24fps", "covering-dark-tilted")
 # ... and these two since the eighth pass (2 December 2026, seventh session).
 SEVENTH_HELD_OUT_STYLES: tuple[str, ...] = ("dusk-drop-cool", "covering-candle-20fps")
+# ... and this one since the arms' light (2 December 2026, seventh session).
+EIGHTH_HELD_OUT_STYLES: tuple[str, ...] = ("night-covering-tilted-24fps",)
 HELD_OUT_STYLES: tuple[str, ...] = (
     OLD_HELD_OUT_STYLES
     + NEW_HELD_OUT_STYLES
@@ -321,6 +337,7 @@ HELD_OUT_STYLES: tuple[str, ...] = (
     + FIFTH_HELD_OUT_STYLES
     + SIXTH_HELD_OUT_STYLES
     + SEVENTH_HELD_OUT_STYLES
+    + EIGHTH_HELD_OUT_STYLES
 )
 
 

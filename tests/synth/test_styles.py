@@ -175,6 +175,16 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         "evening-lamp-slide-24fps": {"entry", "fps", "motion_blur", "light_level", "white_balance"},
         "half-light": {"light_level", "white_balance"},
         "covering-half-light": {"hold", "light_level", "white_balance", "noise"},
+        "night-covering-tilted-24fps": {
+            "hold",
+            "camera_height",
+            "tilt_deg",
+            "fps",
+            "motion_blur",
+            "noise",
+            "light_level",
+            "white_balance",
+        },
         "dusk-drop-cool": {"entry", "motion_blur", "fps", "light_level", "white_balance"},
         "covering-candle-20fps": {
             "hold",
