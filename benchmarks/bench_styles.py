@@ -47,12 +47,12 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_watcher import pooled, refused, run, write_figures  # noqa: E402
 from synth.styles import (  # noqa: E402
+    EIGHTH_HELD_OUT_STYLES,
     FIFTH_HELD_OUT_STYLES,
     FOURTH_HELD_OUT_STYLES,
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
-    EIGHTH_HELD_OUT_STYLES,
     SEVENTH_HELD_OUT_STYLES,
     SIXTH_HELD_OUT_STYLES,
     STYLES,
