@@ -30,8 +30,8 @@ class SeatRules:
         there only as the hand let go: their boxes' drift is the card uncovered
         (the part the hand left in view first), not the way they came; the arm
         seen there as they showed is their seat, when one was (covering-hand seed
-        602, trained recogniser: a red 9 Dee's hand put down was read as Ann's, the
-        player opposite, its box drifting away from Ann as Dee's hand withdrew).
+        602, trained recogniser: a red 9 Dee's hand put down was read as Ann's, from
+        the way its box drifted as Dee's hand withdrew).
         """
         arms = self.state.arms
         if arms is not None and group and not any(tr.was_outside_discard for tr in group):
