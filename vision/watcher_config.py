@@ -87,6 +87,9 @@ class WatcherConfig:
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm
     # (it brought that play; taken back since or not)
+    copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
+    # another seat's hand than the top's player's, the top last seen at most this long
+    # before it showed and not since, is a copy put on it (LandingRules.covered_copy)
     deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
     # card's too; never the one just under the top, which a take-back uncovers)
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone

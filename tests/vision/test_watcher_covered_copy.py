@@ -185,3 +185,16 @@ def test_a_card_uncovered_by_the_hand_that_put_it_down_is_that_arm_s_play() -> N
     table.frames += [[*table.visible_pile(), lying("green-7", *CENTER)] for _ in range(40)]
     out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
     assert out[-1] == {"type": "play", "card": "green-7", "player": "Cy"}
+
+
+def test_a_copy_of_the_card_under_the_top_put_where_it_lay_by_another_hand_is_a_play() -> None:
+    # Ann's green 4, then Bob's green 7; Cy's hand puts a second green 4 square where
+    # Ann's lies (covering-half-light seed 604): only the hand tells it from Bob taking
+    # his green 7 back, which uncovers Ann's green 4 as it lay.
+    showing = [lying("green-4", *CENTER)]
+    table, first_covered = covered_after("green-5", ANN_THEN_BOB, showing)
+    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Cy"}
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
+    taken_back = watch_covered(table, first_covered, PLAYERS.index("Bob"))
+    assert [e["type"] for e in taken_back] == ["flip", "play", "play", "undo"]

@@ -61,8 +61,16 @@ class LandingRules:
         # put on the pile, covering-hand seed 601 at 11.1 s).
         pile = self.state.pile
         depth = len(pile) - next(i for i, e in enumerate(pile) if e is again)
-        if depth != 1 and depth < self.cfg.deep_copy_depth and not self._other_hand(tr):
+        other_hand = self._other_hand(tr)
+        if depth != 1 and depth < self.cfg.deep_copy_depth and not other_hand:
             return False
+        if depth == 2 and other_hand and self._hid_the_top(tr):
+            # The face just under the top, hiding the top card as it showed, put down by
+            # another seat's hand than the one that played the top: no take-back (that is
+            # the player's own hand), a copy on it, wherever it lies (covering-half-light
+            # seed 604: Dee's green 5 put square on Cy's green 8, where Bob's green 5 lay
+            # under it, was taken for a take-back).
+            return True
         if tr.name not in again.boxes:
             return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
@@ -73,6 +81,12 @@ class LandingRules:
             for c, e in near
             if c == tr.name and c in e.boxes
         )
+
+    def _hid_the_top(self, tr: Track) -> bool:
+        """Did the top card go unseen as ``tr`` showed, seen last at most
+        ``copy_hides_top_s`` before (the card put on it hid it), and not since?"""
+        last = self.state.top_seen_t
+        return tr.first_t - self.cfg.copy_hides_top_s <= last < tr.first_t
 
     def _other_hand(self, tr: Track) -> bool:
         """Did the arm of another seat than the top play's player put ``tr`` down?
