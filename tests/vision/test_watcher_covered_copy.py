@@ -23,19 +23,26 @@ from vision.arm_probe import ArmSighting
 from vision.watcher import Watcher
 
 
-class ArmAtPile:
-    """An arm probe that saw ``seat``'s arm at the discard pile from ``t0`` to ``t1``."""
+class ArmsAtPile:
+    """An arm probe: each ``(seat, t0, t1)``, that seat's arm seen at the discard pile
+    from ``t0`` to ``t1``; a card first seen at ``first_t`` is the last such arm's
+    when it was there up to 2 s before or 0.3 s after."""
 
-    def __init__(self, seat: int | None, t0: float, t1: float) -> None:
-        self.seat, self.t0, self.t1 = seat, t0, t1
+    def __init__(self, spells: list[tuple[int, float, float]]) -> None:
+        self.spells = spells
 
     def seat_for(self, first_t: float) -> int | None:
-        if self.seat is None or not (first_t - 2.0 <= self.t1 and self.t0 <= first_t + 0.3):
-            return None
-        return self.seat
+        seen = [s for s, t0, t1 in self.spells if first_t - 2.0 <= t1 and t0 <= first_t + 0.3]
+        return seen[-1] if seen else None
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         return []
+
+
+def ArmAtPile(seat: int | None, t0: float, t1: float) -> ArmsAtPile:
+    """An arm probe that saw ``seat``'s arm (if any) at the discard pile from ``t0``
+    to ``t1``."""
+    return ArmsAtPile([] if seat is None else [(seat, t0, t1)])
 
 
 def lying(name: str, x: float, y: float, *, across: bool = False) -> Det:

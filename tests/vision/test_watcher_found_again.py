@@ -7,8 +7,6 @@ made-up table as ``test_watcher.py``; the arms are scripted."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tests.vision.test_watcher import (
     CENTER,
     FPS,
@@ -18,23 +16,8 @@ from tests.vision.test_watcher import (
     frame_detections,
     started,
 )
-from tests.vision.test_watcher_covered_copy import lying
-from vision.arm_probe import ArmSighting
+from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
 from vision.watcher import Watcher, WatcherConfig
-
-
-class ArmsAtPile:
-    """An arm probe: each ``(seat, t0, t1)``, that seat's arm at the discard pile."""
-
-    def __init__(self, spells: list[tuple[int, float, float]]) -> None:
-        self.spells = spells
-
-    def seat_for(self, first_t: float) -> int | None:
-        seen = [s for s, t0, t1 in self.spells if first_t - 2.0 <= t1 and t0 <= first_t + 0.3]
-        return seen[-1] if seen else None
-
-    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
-        return []
 
 
 def test_a_card_put_on_the_top_card_found_again_is_played_by_its_hand() -> None:
