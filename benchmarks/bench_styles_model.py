@@ -164,8 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     models = Path(args.models)
     recognizer: list[Any] = []
     per_style: dict[str, Any] = {}
-    print("| style | plays P / R % (found/reported/true) | seats % | draws | take-backs |")
-    print("|---|---|---|---|---|")
+    if not args.record_only:
+        print("| style | plays P / R % (found/reported/true) | seats % | draws | take-backs |")
+        print("|---|---|---|---|---|")
     for style in names:
         metrics = []
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
