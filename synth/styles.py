@@ -170,6 +170,37 @@ STYLES: dict[str, VideoStyle] = {
             white_balance=(0.95, 1.0, 1.04),
             noise=1.2,
         ),
+        # Dark and blurred at once (3 December 2026, eighth session): the tuning styles
+        # for what the held-out styles' last measure left to the recogniser (fast blurred
+        # play, slid cards in half light, a covering hand by a warm lamp), with other
+        # values than theirs; defined and committed before they were rendered.
+        VideoStyle(
+            "dim-slide-22fps",
+            entry="slide",
+            fps=22.0,
+            motion_blur=0.6,
+            noise=1.2,
+            light_level=0.47,
+            white_balance=(0.74, 0.92, 1.16),
+        ),
+        VideoStyle(
+            "fast-blur-untidy-22fps",
+            fps=22.0,
+            motion_blur=0.6,
+            player_speed_spread=0.75,
+            pile_offset=2.8,
+            pile_angle=2.3,
+        ),
+        VideoStyle(
+            "covering-warm-dusk-22fps",
+            hold="cover",
+            camera_height=1.05,
+            fps=22.0,
+            motion_blur=0.55,
+            noise=1.4,
+            light_level=0.45,
+            white_balance=(0.7, 0.9, 1.18),
+        ),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -310,6 +341,9 @@ TUNING_STYLES: tuple[str, ...] = (
     "quick-untidy-26fps",
     "half-light",
     "covering-half-light",
+    "dim-slide-22fps",
+    "fast-blur-untidy-22fps",
+    "covering-warm-dusk-22fps",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last
