@@ -175,6 +175,23 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         "evening-lamp-slide-24fps": {"entry", "fps", "motion_blur", "light_level", "white_balance"},
         "half-light": {"light_level", "white_balance"},
         "covering-half-light": {"hold", "light_level", "white_balance", "noise"},
+        "dim-slide-22fps": {"entry", "fps", "motion_blur", "noise", "light_level", "white_balance"},
+        "fast-blur-untidy-22fps": {
+            "fps",
+            "motion_blur",
+            "player_speed_spread",
+            "pile_offset",
+            "pile_angle",
+        },
+        "covering-warm-dusk-22fps": {
+            "hold",
+            "camera_height",
+            "fps",
+            "motion_blur",
+            "noise",
+            "light_level",
+            "white_balance",
+        },
         "night-covering-tilted-24fps": {
             "hold",
             "camera_height",
