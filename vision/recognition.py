@@ -32,6 +32,7 @@ from vision.card_finder import (  # noqa: F401  (re-exported: vision.recognition
 )
 from vision.deck_head import DeckHead
 from vision.detections import Candidates, Detections
+from vision.exposure import LightBalance
 from vision.focus import Box, _xyxy, covered_by_surer, focus_merge, focus_roi
 from vision.geometry import order_card_corners, warp_crop  # noqa: F401  (re-exported)
 from vision.labels import DETECTOR_CLASSES  # noqa: F401  (re-exported)
@@ -124,6 +125,9 @@ class CardRecognizer:
         # of (a top card read unsurely in dim light, not a card half under another)
         self.close_alone_conf = 0.5
         self.close_cover_share = 0.3
+        # The table's frames (detect_focused) are read with their light evened out
+        # (vision.exposure); None: as they come. Photos (detect) are read as they are.
+        self.light_balance: LightBalance | None = LightBalance()
         self.calibration: DeckCalibration | None = None
         self._calib_index: npt.NDArray[np.intp] | None = None
         if calibration is not None:
@@ -289,9 +293,13 @@ class CardRecognizer:
         crop then shows the top card sideways. Cut out with ``margin`` pixels around
         it, the discard pile fills the detector's input and its cards come out more
         than twice as large, boxed one by one. The two looks are joined by
-        :func:`focus_merge`.
+        :func:`focus_merge`. The frame is read with its light evened out
+        (``light_balance``, :mod:`vision.exposure`): a dim or lamp-lit table's cards
+        come to the detector as in the house light.
         """
         frame_bgr = _checked_frame(frame_bgr)
+        if self.light_balance is not None:
+            frame_bgr = self.light_balance(frame_bgr)
         corners, conf, cls_id = self._find(frame_bgr)
         roi = focus_roi(region, margin, frame_bgr.shape)
         cx0, cy0, cx1, cy1 = (int(v) for v in roi)
