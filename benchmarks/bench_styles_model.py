@@ -47,6 +47,7 @@ RECOGNISER_CODE = (
     "focus.py",
     "geometry.py",
     "wild_inks.py",
+    "exposure.py",
     "detections.py",
     "model_set.py",
     "model_files.py",
@@ -79,13 +80,15 @@ def ensure_rendered(style: str, seed: int, other_code: bool) -> Path:
     return path
 
 
-def detections(video: Path, models: Path, recognizer: list[Any], other_code: bool) -> list[Any]:
+def detections(
+    video: Path, models: Path, recognizer: list[Any], other_code: bool, digest: str | None = None
+) -> list[Any]:
     """The recorded detections of ``video`` (recorded now if missing, with this
-    checkout's recogniser only)."""
-    out = video.with_name(f"{video.name}.dets-m{model_digest(models)}.pkl")
+    checkout's recogniser only); ``digest``: those an earlier recogniser recorded."""
+    out = video.with_name(f"{video.name}.dets-m{digest or model_digest(models)}.pkl")
     if out.exists():
         return list(pickle.loads(out.read_bytes()))
-    if other_code:
+    if other_code or digest:
         raise SystemExit(f"not recorded: {out.name} (run this without --code-root first)")
     from benchmarks.same_events import record_detections
 
@@ -144,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=str(ROOT / "models"), help="models folder")
     ap.add_argument("--code-root", default=None, help="replay with the watcher of this checkout")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
+    ap.add_argument(
+        "--digest",
+        default=None,
+        help="replay the detections an earlier recogniser recorded (its digest, as in "
+        "VIDEO.dets-m<digest>.pkl); nothing is recorded",
+    )
     ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
     ap.add_argument(
         "--record-only",
@@ -171,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         metrics = []
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
             video = ensure_rendered(style, seed, bool(args.code_root))
-            dets = detections(video, models, recognizer, bool(args.code_root))
+            dets = detections(video, models, recognizer, bool(args.code_root), args.digest)
             if not args.record_only:
                 metrics.append(replay(video, dets, json.loads(args.set)))
         if args.record_only:
@@ -194,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps(
                 {
                     "videos": args.videos,
-                    "models": model_digest(models),
+                    "models": args.digest or model_digest(models),
                     "settings": json.loads(args.set),
                     "code_root": args.code_root,
                     "styles": per_style,

@@ -155,6 +155,8 @@ class LyingCardRules:
         # the card was put down, a hand over it meanwhile).
         back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
         lay = tr.first_t if back is None else back
+        if self._carried_in_view(tr, seat, value, lay):
+            return False
         return not any(
             by == seat
             and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
@@ -162,6 +164,36 @@ class LyingCardRules:
             # Not taken back before this card showed (then put down in its place).
             and (play.taken_back_t is None or play.taken_back_t > lay)
             for play, by in self.plays_by_seat
+        )
+
+    def _carried_in_view(self, tr: Track, seat: int, value: str, lay: float) -> bool:
+        """Was a card of another value than ``tr``'s seen coming in from ``seat``'s side
+        about when ``tr`` came to lie there (``one_play_per_arm_s``)?
+
+        That arm carried that card, in view, not ``tr``: a card slid or carried over
+        the pile hides the pile cards it passes and uncovers them again, and their
+        boxes come back drawn otherwise (part of the card in view) while the arm is
+        there (``fast-blur-untidy-22fps`` seed 601, trained recogniser: the top green
+        8 uncovered as Bob's green 7 went over it was taken for a green 8 his hand put
+        down, played before the green 7 came to rest). It is that play's, committed
+        or not yet.
+        """
+        layout = self.state.layout
+        return any(
+            o is not tr
+            and o.name != BACK
+            and o.was_outside_discard
+            and not o.first_in_discard
+            and not o.first_in_draw
+            and card_value(o.name) != value
+            # Seen coming before ``tr`` lay there, and moving (not a still misreading
+            # beside the pile: a back on the draw pile read as a wild, covering-high-camera
+            # seed 602).
+            and o.first_t <= lay
+            and o.max_travel >= self.cfg.arrived_travel * layout.card_px
+            and abs(o.last_t - lay) <= self.cfg.one_play_per_arm_s
+            and layout.seat_for_bearing(layout.bearing(*o.first_xy)) == seat
+            for o in self.state.tracks
         )
 
     def read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
