@@ -114,15 +114,16 @@ def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
         assert events[1:] == [{"type": "draw", "player": player}], player
 
 
-def test_an_arm_at_the_draw_pile_for_arm_draw_dwell_s_at_20_frames_a_second_is_a_draw() -> None:
-    # Five frames of a 20 frames/s camera span 0.2 s (arm_draw_dwell_s), 16/20 - 12/20
-    # being a hair less in floating point.
+def test_an_arm_at_the_draw_pile_for_arm_draw_dwell_s_at_25_frames_a_second_is_a_draw() -> None:
+    # Four frames of a 25 frames/s camera span 0.12 s (arm_draw_dwell_s), 3/25 apart
+    # being a hair less in floating point: a quick player's hand at the pile
+    # (fast-blur-untidy-22fps: four frames at 22 frames/s).
     table, start = quiet(60)
     arms = ScriptedArms()
-    first = int(start / FPS * 20) + 4
-    for k in range(first, first + 5):
+    first = int(start / FPS * 25) + 4
+    for k in range(first, first + 4):
         arms.seen.append(
-            ArmSighting(k / 20, SEATS["Bob"], (0.0, 0.0), (0.0, 0.0), DRAW, False, 0.3)
+            ArmSighting(k / 25, SEATS["Bob"], (0.0, 0.0), (0.0, 0.0), DRAW, False, 0.3)
         )
     assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
 
