@@ -323,6 +323,30 @@ STYLES: dict[str, VideoStyle] = {
             light_level=0.38,
             white_balance=(0.85, 0.95, 1.1),
         ),
+        # Held out, defined (3 December 2026, eighth session, at 03:25 UTC) after the
+        # light balance, the carried card and the draw dwell were chosen on the tuning
+        # styles and before anything was measured on them: dark and blurred at once,
+        # one with a covering hand sliding cards, one rushed in a cool dusk.
+        VideoStyle(
+            "covering-lamp-slide-20fps",
+            hold="cover",
+            entry="slide",
+            fps=20.0,
+            motion_blur=0.6,
+            noise=1.3,
+            light_level=0.5,
+            white_balance=(0.72, 0.92, 1.18),
+        ),
+        VideoStyle(
+            "rushed-dusk-25fps",
+            fps=25.0,
+            motion_blur=0.55,
+            player_speed_spread=0.65,
+            pile_offset=2.4,
+            pile_angle=2.0,
+            light_level=0.55,
+            white_balance=(1.05, 1.0, 0.92),
+        ),
     )
 }
 
@@ -364,6 +388,8 @@ SIXTH_HELD_OUT_STYLES: tuple[str, ...] = ("evening-lamp-slide-24fps", "covering-
 SEVENTH_HELD_OUT_STYLES: tuple[str, ...] = ("dusk-drop-cool", "covering-candle-20fps")
 # ... and this one since the arms' light (2 December 2026, seventh session).
 EIGHTH_HELD_OUT_STYLES: tuple[str, ...] = ("night-covering-tilted-24fps",)
+# ... and these two since the ninth pass (3 December 2026, eighth session).
+NINTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-lamp-slide-20fps", "rushed-dusk-25fps")
 HELD_OUT_STYLES: tuple[str, ...] = (
     OLD_HELD_OUT_STYLES
     + NEW_HELD_OUT_STYLES
@@ -372,6 +398,7 @@ HELD_OUT_STYLES: tuple[str, ...] = (
     + SIXTH_HELD_OUT_STYLES
     + SEVENTH_HELD_OUT_STYLES
     + EIGHTH_HELD_OUT_STYLES
+    + NINTH_HELD_OUT_STYLES
 )
 
 
