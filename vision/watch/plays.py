@@ -241,11 +241,18 @@ class PlayRules:
             if len(tr.sightings) >= cfg.group_sightings and zone.contains(*tr.xy)
         ]
         group = self.fans.riders(group, t, card) + group  # lower cards: first on a tie
+        offered = [tr for tr in group if tr.state is TrackState.FREE]
         group = self.fans.one_value(group, t)
         if self._no_new_ink(group, t, card):
             for tr in group:
                 tr.pending_since = None
                 tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
+            for tr in offered:
+                if tr not in group and tr.state is TrackState.MISREAD:
+                    # Left out for another value than a play that was none: a card of
+                    # its own still (fast-blur-untidy-22fps seed 602: Bob's red 7, left
+                    # out for a red 9 read in flight that brought no ink, was lost).
+                    tr.state = TrackState.FREE
             return []
         event = self._commit(group, t, card)
         top = group[-1]  # the best seen (_commit sorted the group)
