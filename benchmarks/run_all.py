@@ -19,6 +19,7 @@ ORDER = (
     "watcher",
     "styles",
     "arms",
+    "light",
     "heal",
     "heal_replay",
     "web",
