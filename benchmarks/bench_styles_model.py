@@ -89,7 +89,8 @@ def detections(
     if out.exists():
         return list(pickle.loads(out.read_bytes()))
     if other_code or digest:
-        raise SystemExit(f"not recorded: {out.name} (run this without --code-root first)")
+        how = "--digest replays only" if digest else "run this without --code-root first"
+        raise SystemExit(f"not recorded: {out.name} ({how})")
     from benchmarks.same_events import record_detections
 
     if not recognizer:

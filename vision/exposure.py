@@ -33,6 +33,11 @@ import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
 
+#: The dimmest light read, over the house light: a frame is lifted at most 1 / this
+#: (:attr:`LightBalance.max_gain`), and the pile's ink floors go down at most this far
+#: (:mod:`vision.pile_colors`); below it a picture is too dark to read.
+MIN_LIGHT_GAIN = 0.35
+
 
 @dataclass(frozen=True)
 class LightBalance:
@@ -41,15 +46,15 @@ class LightBalance:
     * ``white``: a card's white in the house light (grey levels);
     * ``percentile``: the whitest share of the frame taken for a card's white (99.5:
       the brightest 0.5% of its pixels, a card's border on a table seen from above);
-    * ``max_gain``: the most a channel is scaled (1 / 0.35: light down to 0.35 of
-      the house light, as :data:`vision.pile_colors.MIN_LIGHT_GAIN`);
+    * ``max_gain``: the most a channel is scaled (1 / :data:`MIN_LIGHT_GAIN`: light
+      down to 0.35 of the house light);
     * ``min_gain``: below this on every channel the frame is left as it is;
     * ``step``: every ``step``-th pixel, each way, is looked at for the white.
     """
 
     white: float = 235.0
     percentile: float = 99.5
-    max_gain: float = 1.0 / 0.35
+    max_gain: float = 1.0 / MIN_LIGHT_GAIN
     min_gain: float = 1.08
     step: int = 4
 

@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from tracker.cards import COLORS
 from vision.calibration import TableLayout, Zone
+from vision.exposure import MIN_LIGHT_GAIN  # the floors go down at most this far
 from vision.geometry import CARD_ASPECT
 from vision.pile_probe import ColorPatch
 
@@ -71,8 +72,6 @@ _INKS: tuple[tuple[int, int, int, int, int], ...] = (
 #: scaled by the light, the brightest the picture around the pile has lately been
 #: (its 99th percentile: a card's white border) over this white.
 HOUSE_WHITE_V = 240
-#: The floors go down at most this far: below it, a picture is too dark to read ink.
-MIN_LIGHT_GAIN = 0.35
 #: The share of the picture around the pile brighter than its white (speculars, a
 #: spot of glare): its 99th percentile.
 WHITE_PERCENTILE = 99.0
