@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, started
 from tests.vision.test_watcher import frame_detections as detections
 from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
 from vision.motion import Motion
@@ -22,6 +22,19 @@ from vision.watcher_config import WatcherConfig
 
 #: Where Ann's green 4 lies, sticking out from under the cards played on it.
 GREEN_4_AT = (CENTER[0] - 30, CENTER[1] - 4)
+
+
+def watched(
+    table: Table, seat: str, arm_from: int, arm_to: int, config: WatcherConfig | None = None
+) -> list[dict[str, object]]:
+    """The watcher's events over ``table``'s frames, ``seat``'s arm seen at the pile
+    from frame ``arm_from`` to frame ``arm_to``."""
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = ArmAtPile(PLAYERS.index(seat), arm_from / FPS, arm_to / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out
 
 
 def deep_card_seen_again(config: WatcherConfig | None = None) -> list[dict[str, object]]:
@@ -43,12 +56,7 @@ def deep_card_seen_again(config: WatcherConfig | None = None) -> list[dict[str, 
     table.bring(["green-8"], SEAT_EDGE["Dee"], (CENTER[0] + 4, CENTER[1] - 2))
     table.still(10)  # the green 4 hidden by the hand
     table.still(40, extra=[lying("green-4", GREEN_4_AT[0] + 6, GREEN_4_AT[1] + 3, across=True)])
-    w = Watcher(LAYOUT, PLAYERS, config)
-    w.arms = ArmAtPile(PLAYERS.index("Dee"), arm_from / FPS, (arm_from + 25) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return watched(table, "Dee", arm_from, arm_from + 25, config)
 
 
 def test_a_pile_card_seen_again_as_a_hand_puts_down_another_value_is_no_play() -> None:
@@ -127,11 +135,7 @@ def test_a_covered_card_whose_box_wanders_a_few_pixels_is_played() -> None:
     for k in range(40):
         dx, dy = wander[k % 12]
         table.frames.append([lying("green-7", CENTER[0] + 8 + dx, CENTER[1] + 5 + dy, across=True)])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Bob"), first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
+    out = watched(table, "Bob", first_covered, first_covered + 15)
     assert out[-1] == {"type": "play", "card": "green-7", "player": "Bob"}
     assert [e["type"] for e in out] == ["flip", "play", "play"]
 
@@ -191,12 +195,7 @@ def top_card_passed_over() -> list[dict[str, object]]:
         )
     for _ in range(40):
         table.frames.append([*table.visible_pile(), half_seen, lying("green-7", *rest)])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Bob"), arm_from / FPS, (arm_from + 100) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return watched(table, "Bob", arm_from, arm_from + 100)
 
 
 def test_the_top_card_uncovered_as_a_card_carried_in_view_passes_over_it_is_no_play() -> None:
@@ -238,12 +237,7 @@ def left_out_for_a_play_that_was_none(monkeypatch: pytest.MonkeyPatch) -> list[d
         table.frames.append([*table.visible_pile(), red_7, lying("red-9", *rest)])
     for _ in range(40):
         table.frames.append([*table.visible_pile(), red_7])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Bob"), arm_from / FPS, (arm_from + 20) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return watched(table, "Bob", arm_from, arm_from + 20)
 
 
 def test_a_card_left_out_for_another_value_that_was_no_play_is_played(
