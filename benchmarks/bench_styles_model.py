@@ -19,6 +19,12 @@ plays, draws, take-backs (found / reported / true, precision / recall), seats.
 ``--styles`` takes names, or ``tuning``, ``held-out``. Only tuning styles may be
 tuned on (docs/watcher.md, "Video styles"); this script prints no event of a game,
 only its counts.
+
+``--light-min-gain G`` records with the light balance's ``min_gain`` set to ``G``
+(:class:`vision.exposure.LightBalance`; the digest gets ``-gG``): a frame whose picture
+the balance treats the same under both settings (left as it is by both, or scaled by
+both alike) keeps the default recogniser's recorded detection (the recogniser reads
+each frame on its own, so it would be the same); only the others are read again.
 """
 
 from __future__ import annotations
@@ -81,11 +87,20 @@ def ensure_rendered(style: str, seed: int, other_code: bool) -> Path:
 
 
 def detections(
-    video: Path, models: Path, recognizer: list[Any], other_code: bool, digest: str | None = None
+    video: Path,
+    models: Path,
+    recognizer: list[Any],
+    other_code: bool,
+    digest: str | None = None,
+    min_gain: float | None = None,
 ) -> list[Any]:
     """The recorded detections of ``video`` (recorded now if missing, with this
-    checkout's recogniser only); ``digest``: those an earlier recogniser recorded."""
-    out = video.with_name(f"{video.name}.dets-m{digest or model_digest(models)}.pkl")
+    checkout's recogniser only); ``digest``: those an earlier recogniser recorded;
+    ``min_gain``: the light balance's ``min_gain`` changed (see the module)."""
+    tag = digest or model_digest(models)
+    if min_gain is not None:
+        tag += f"-g{min_gain:g}"
+    out = video.with_name(f"{video.name}.dets-m{tag}.pkl")
     if out.exists():
         return list(pickle.loads(out.read_bytes()))
     if other_code or digest:
@@ -97,8 +112,45 @@ def detections(
         from vision.detector import CardRecognizer
 
         recognizer.append(CardRecognizer.load(str(models), use_deck=False))
-    dets = record_detections(recognizer[0], video, out)
+    if min_gain is None:
+        dets = record_detections(recognizer[0], video, out)
+    else:
+        default = detections(video, models, recognizer, other_code)
+        dets = _record_min_gain(recognizer[0], video, out, default, min_gain)
     print(f"  recorded {out.name}: {len(dets)} frames", flush=True)
+    return dets
+
+
+def _record_min_gain(
+    rec: Any, video: Path, out: Path, default: list[Any], min_gain: float
+) -> list[Any]:
+    """Detections with the balance's ``min_gain`` changed; a frame the change does not
+    touch keeps its ``default`` detection."""
+    from dataclasses import replace
+
+    from vision.calibration import TableLayout
+    from vision.exposure import LightBalance
+    from vision.pipeline import detect_at_pile
+    from vision.source import read_video
+
+    shipped = LightBalance()
+    layout = TableLayout.load(str(video) + ".layout.json")
+    rec.light_balance = replace(shipped, min_gain=min_gain)
+    dets, read = [], 0
+    try:
+        for i, frame in enumerate(read_video(video)):
+            gain = float(shipped.gains(frame.image).max())
+            if (gain < shipped.min_gain) == (gain < min_gain):
+                dets.append(default[i])
+            else:
+                dets.append(detect_at_pile(rec, frame.image, layout))
+                read += 1
+    finally:
+        rec.light_balance = shipped
+    if len(dets) != len(default):
+        raise SystemExit(f"{video.name}: {len(dets)} frames read, {len(default)} recorded")
+    out.write_bytes(pickle.dumps(dets))
+    print(f"  {video.name}: {read} of {len(dets)} frames read again", flush=True)
     return dets
 
 
@@ -154,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
         help="replay the detections an earlier recogniser recorded (its digest, as in "
         "VIDEO.dets-m<digest>.pkl); nothing is recorded",
     )
+    ap.add_argument(
+        "--light-min-gain",
+        type=float,
+        default=None,
+        help="record with the light balance's min_gain changed (see the module)",
+    )
     ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
     ap.add_argument(
         "--record-only",
@@ -181,7 +239,14 @@ def main(argv: list[str] | None = None) -> int:
         metrics = []
         for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
             video = ensure_rendered(style, seed, bool(args.code_root))
-            dets = detections(video, models, recognizer, bool(args.code_root), args.digest)
+            dets = detections(
+                video,
+                models,
+                recognizer,
+                bool(args.code_root),
+                args.digest,
+                args.light_min_gain,
+            )
             if not args.record_only:
                 metrics.append(replay(video, dets, json.loads(args.set)))
         if args.record_only:
@@ -205,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "videos": args.videos,
                     "models": args.digest or model_digest(models),
+                    "light_min_gain": args.light_min_gain,
                     "settings": json.loads(args.set),
                     "code_root": args.code_root,
                     "styles": per_style,
