@@ -22,12 +22,16 @@ class Motion:
 
     cfg: WatcherConfig
 
-    def at_rest(self, tr: Track, t: float, card: float, rest_s: float) -> bool:
-        """Seen now, still over the last ``rest_s`` (at least two sightings)."""
+    def at_rest(
+        self, tr: Track, t: float, card: float, rest_s: float, still: float | None = None
+    ) -> bool:
+        """Seen now, still over the last ``rest_s`` (at least two sightings): within
+        ``still`` card lengths of its last sighting (``WatcherConfig.still`` unless
+        given)."""
         if tr.last_t != t or len(tr.sightings) < 2:
             return False
         last = tr.sightings[-1]
-        lim = self.cfg.still * card
+        lim = (self.cfg.still if still is None else still) * card
         for n, s in enumerate(reversed(tr.sightings), start=1):
             if math.hypot(s.x - last.x, s.y - last.y) > lim:
                 return False
@@ -35,9 +39,12 @@ class Motion:
                 return True
         return False
 
-    def lying_still(self, tr: Track, t: float, card: float, rest_s: float) -> bool:
+    def lying_still(
+        self, tr: Track, t: float, card: float, rest_s: float, still: float | None = None
+    ) -> bool:
         """Seen now and lying still over the last ``rest_s``: every sighting since lies
-        within ``still`` of their median place (at least two sightings).
+        within ``still`` card lengths (``WatcherConfig.still`` unless given) of their
+        median place (at least two sightings).
 
         :meth:`at_rest` measures from the last sighting, which is right for telling
         a card that just stopped; over a long wait (``quiet_play_rest_s``) a box that
@@ -55,7 +62,7 @@ class Motion:
             return False  # not seen that long
         mx = statistics.median(s.x for s in window)
         my = statistics.median(s.y for s in window)
-        lim = self.cfg.still * card
+        lim = (self.cfg.still if still is None else still) * card
         return all(math.hypot(s.x - mx, s.y - my) <= lim for s in window)
 
     def rest_began(self, tr: Track, card: float, name: str) -> float:

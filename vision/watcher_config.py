@@ -32,9 +32,11 @@ class WatcherConfig:
     """Tuning knobs; distances are fractions of the card's long side (``card_px``)."""
 
     rest_s: float = 0.06  # still for this long (and >= 2 sightings) = at rest
-    # (0.05 until the tenth pass; swept on the tuning styles: the trained detector's box
-    # of a card lying on the heap jitters by 4-5 px, 0.06 card lengths; docs/watcher.md)
-    still: float = 0.065  # "still" = all sightings over rest_s within this distance
+    still: float = 0.05  # "still" = all sightings over rest_s within this distance
+    # A card first seen lying on the pile (a hand covered it on the way) moves no more:
+    # only its box does, by 4-5 px (0.06 card lengths) with the trained detector on a
+    # heap; a card seen coming must keep within ``still`` (it is slowing down).
+    lying_still: float = 0.065  # such a card is at rest while its box keeps within this
     creep_s: float = 0.1  # a card still now that came farther than ``creep`` over the
     creep: float = 0.03  # last creep_s, on the line (within creep_angle_deg) it came
     creep_angle_deg: float = 60.0  # along the creep_s before, and then no farther than

@@ -75,12 +75,24 @@ class LyingCardRules:
                 continue  # no hand, or the hand that played it, straightening it
             motion.split(tr, back)
 
+    def arrived(self, tr: Track, card: float) -> bool:
+        """Was ``tr`` seen coming: from outside the pile, or along it (``arrived_travel``)?"""
+        return tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
+
+    def still_within(self, tr: Track, card: float) -> float:
+        """How far (card lengths) ``tr``'s box may wander and the card count as at rest:
+        ``still`` for a card seen coming (it is slowing down), ``lying_still`` for one
+        first seen lying there (a hand covered it: only its box moves, by a few pixels
+        on a heap; ``covering-hand`` seed 603, trained recogniser: Ann's red 1, boxed 5
+        px higher and lower by turns, was never at rest and never played)."""
+        return self.cfg.still if self.arrived(tr, card) else self.cfg.lying_still
+
     def is_new_card(self, tr: Track, t: float, card: float) -> bool:
         """Would this resting track on the discard pile be a card just played?"""
         name = tr.name
         if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
-        arrived = tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
+        arrived = self.arrived(tr, card)
         if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
             self.cfg.clear_look
         ):
@@ -128,7 +140,9 @@ class LyingCardRules:
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return (
-            self.state.tracker.lying_still(tr, t, card, self.cfg.quiet_play_rest_s)
+            self.state.tracker.lying_still(
+                tr, t, card, self.cfg.quiet_play_rest_s, self.still_within(tr, card)
+            )
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
 

@@ -187,7 +187,9 @@ class PlayRules:
                 continue
             if (
                 not self.landing.on_pile(tr, card)
-                or not self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                or not self.state.tracker.at_rest(
+                    tr, t, card, self.cfg.rest_s, self.lying.still_within(tr, card)
+                )
                 or self.state.tracker.creeping(tr, card)
                 or self.landing.airborne(tr, t, card)
             ):
