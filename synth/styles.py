@@ -347,6 +347,31 @@ STYLES: dict[str, VideoStyle] = {
             light_level=0.55,
             white_balance=(1.05, 1.0, 0.92),
         ),
+        # Held out, defined (3 December 2026, ninth session, at 06:50 UTC) after the tenth
+        # pass's choice (``lying_still``) and the second held-out measure of this
+        # session, before anything was rendered or measured on them: the covering hand
+        # on untidy piles, where the held-out styles measured twice answered the choice.
+        VideoStyle(
+            "covering-messy-dim-23fps",
+            hold="cover",
+            fps=23.0,
+            motion_blur=0.5,
+            noise=1.3,
+            pile_offset=3.0,
+            pile_angle=2.5,
+            light_level=0.65,
+            white_balance=(0.9, 0.97, 1.06),
+        ),
+        VideoStyle(
+            "covering-high-scattered-27fps",
+            hold="cover",
+            camera_height=1.2,
+            fps=27.0,
+            motion_blur=0.4,
+            noise=1.2,
+            pile_offset=2.2,
+            pile_angle=1.8,
+        ),
     )
 }
 
@@ -390,6 +415,11 @@ SEVENTH_HELD_OUT_STYLES: tuple[str, ...] = ("dusk-drop-cool", "covering-candle-2
 EIGHTH_HELD_OUT_STYLES: tuple[str, ...] = ("night-covering-tilted-24fps",)
 # ... and these two since the ninth pass (3 December 2026, eighth session).
 NINTH_HELD_OUT_STYLES: tuple[str, ...] = ("covering-lamp-slide-20fps", "rushed-dusk-25fps")
+# ... and these two since the tenth pass (3 December 2026, ninth session).
+TENTH_HELD_OUT_STYLES: tuple[str, ...] = (
+    "covering-messy-dim-23fps",
+    "covering-high-scattered-27fps",
+)
 HELD_OUT_STYLES: tuple[str, ...] = (
     OLD_HELD_OUT_STYLES
     + NEW_HELD_OUT_STYLES
@@ -399,6 +429,7 @@ HELD_OUT_STYLES: tuple[str, ...] = (
     + SEVENTH_HELD_OUT_STYLES
     + EIGHTH_HELD_OUT_STYLES
     + NINTH_HELD_OUT_STYLES
+    + TENTH_HELD_OUT_STYLES
 )
 
 
