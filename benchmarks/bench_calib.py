@@ -87,6 +87,49 @@ class Variant:
     #: Choose ``first`` as ``calibrate-deck`` does (:func:`vision.deck_fit.first_layer_for`:
     #: layer 5 for a deck the classifier reads poorly before the fit, else layer 7).
     auto_first: bool = False
+    #: Each crop's white made neutral before the classifier reads it, in the fit and
+    #: when scoring (:func:`neutral_white`): "" (off), "wb" (the channels evened out to
+    #: the brightest), "wbl" (and the white brought to :data:`CROP_WHITE`).
+    crop_wb: str = ""
+
+
+#: A card's white in the house light (grey levels), where "wbl" brings a crop's white.
+CROP_WHITE = 235.0
+#: The share of a crop's pixels taken for its white (the card's border and oval).
+CROP_WHITE_PERCENTILE = 97.0
+#: The most a channel of a crop is scaled.
+CROP_MAX_GAIN = 2.5
+
+
+def neutral_white(crops: np.ndarray, level: bool) -> np.ndarray:
+    """``crops`` (n, h, w, 3) with each one's whitest pixels made grey, channel by
+    channel (a white patch on the card's own white: another camera's white balance
+    undone); ``level``: that white also brought to :data:`CROP_WHITE`.
+
+    >>> c = np.zeros((1, 10, 10, 3), np.uint8); c[0, :5] = (100, 150, 200)
+    >>> [int(v) for v in neutral_white(c, False)[0, 0, 0]]
+    [200, 200, 200]
+    >>> [int(v) for v in neutral_white(c, True)[0, 0, 0]]
+    [235, 235, 235]
+    """
+    x = crops.astype(np.float32)
+    white = np.percentile(x.reshape(len(x), -1, 3), CROP_WHITE_PERCENTILE, axis=1)  # (n, 3)
+    white = np.maximum(white, 1.0)
+    target = np.full_like(white, CROP_WHITE) if level else white.max(axis=1, keepdims=True)
+    gains = np.clip(target / white, 1.0 / CROP_MAX_GAIN, CROP_MAX_GAIN)
+    return np.clip(np.rint(x * gains[:, None, None, :]), 0, 255).astype(np.uint8)
+
+
+def with_neutral_white(tuner: TailTuner, how: str) -> TailTuner:
+    """``tuner`` reading every crop through :func:`neutral_white` (``how``: "wb", "wbl")."""
+    plain = tuner.features
+    level = how == "wbl"
+
+    def features(crops: np.ndarray, batch: int = 256) -> np.ndarray:
+        return plain(neutral_white(crops, level), batch)
+
+    tuner.features = features  # type: ignore[method-assign]
+    return tuner
 
 
 OLD = Variant(TailFit(epochs=30, lr=3e-4, batch=64, l2sp=1e-2), Augment(), 24)
@@ -135,6 +178,9 @@ VARIANTS |= {
 #: The sixth session's: "rend", or "rend_l5" for a deck read poorly before the fit, what
 #: ``calibrate-deck`` and the tablet's deck setup do since then.
 VARIANTS["auto"] = replace(REND, auto_first=True)
+#: The seventh session's (3 December): "auto" with each crop's white made neutral.
+VARIANTS["auto_wb"] = replace(VARIANTS["auto"], crop_wb="wb")
+VARIANTS["auto_wbl"] = replace(VARIANTS["auto"], crop_wb="wbl")
 
 
 @dataclass
@@ -211,6 +257,8 @@ def calibrate(
         print(f"  read right before the fit: layer {first} chosen", flush=True)
         if first != tuner.first:
             tuner = TailTuner.from_file(BASE_PT, first)
+    if v.crop_wb:
+        tuner = with_neutral_white(tuner, v.crop_wb)
     anchors = None
     if v.anchors == "cache":
         d = np.load(BOXES / "anchors-faces-20.npz")
