@@ -201,6 +201,19 @@ STYLES: dict[str, VideoStyle] = {
             light_level=0.45,
             white_balance=(0.7, 0.9, 1.18),
         ),
+        # Tuning, defined (3 December 2026, ninth session) after the tenth held-out
+        # group showed the covering hand on an untidy pile to be the watcher's own
+        # limit, with other values than those two styles, before it was rendered.
+        VideoStyle(
+            "covering-untidy-25fps",
+            hold="cover",
+            fps=25.0,
+            motion_blur=0.45,
+            noise=1.1,
+            player_speed_spread=0.4,
+            pile_offset=2.6,
+            pile_angle=2.1,
+        ),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -393,6 +406,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "dim-slide-22fps",
     "fast-blur-untidy-22fps",
     "covering-warm-dusk-22fps",
+    "covering-untidy-25fps",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last

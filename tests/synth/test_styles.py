@@ -201,6 +201,15 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "light_level",
             "white_balance",
         },
+        "covering-untidy-25fps": {
+            "hold",
+            "fps",
+            "motion_blur",
+            "noise",
+            "player_speed_spread",
+            "pile_offset",
+            "pile_angle",
+        },
         "covering-messy-dim-23fps": {
             "hold",
             "fps",
