@@ -13,6 +13,7 @@ import pytest
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, started
 from tests.vision.test_watcher import frame_detections as detections
 from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
+from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.motion import Motion
 from vision.tracks import Sighting, Track
 from vision.watch.lying import LyingCardRules
@@ -247,3 +248,32 @@ def test_a_card_left_out_for_another_value_that_was_no_play_is_played(
     # a play for a red 9 read in flight, which brought no ink: both were lost.
     out = left_out_for_a_play_that_was_none(monkeypatch)
     assert [(e["type"], e.get("card")) for e in out] == [("flip", "red-5"), ("play", "red-7")]
+
+
+def covered_beside() -> list[dict[str, object]]:
+    """Bob's blue 5 put beside the green 5 (an untidy pile: both show); Cy's hand
+    then covers the blue 5 for 0.6 s while it puts a blue 7 down on it. Cy's arm is
+    at the pile all the while: not a take-back of the blue 5."""
+    table = started("green-5")
+    beside = [lying("green-5", *CENTER)]
+    blue_5_at = (CENTER[0] + 40, CENTER[1] + 10)
+    table.bring(["blue-5"], SEAT_EDGE["Bob"], blue_5_at, extra=beside)
+    table.still(20, extra=beside)
+    arm_from = len(table.frames)
+    draw_pile = table.visible_pile()[:1]
+    for _ in range(18):  # the blue 5 under Cy's hand; the green 5 still showing
+        table.frames.append([*draw_pile, *beside])
+    table.pile.append([("blue-7", blue_5_at[0] + 3, blue_5_at[1] - 2)])
+    table.still(30, extra=beside)
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Cy"), range(arm_from, arm_from + 24))
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out
+
+
+def test_a_card_below_seen_beside_the_top_all_along_is_no_sign_of_a_take_back() -> None:
+    # covering-untidy-25fps seed 601, true boxes: Cy's second blue 5 put beside the
+    # first, hidden by Dee's hand bringing a green 5, was taken back.
+    assert [e["type"] for e in covered_beside()] == ["flip", "play", "play"]

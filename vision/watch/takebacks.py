@@ -84,6 +84,19 @@ class TakeBackRules:
             for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
         )
 
+    def _seen_beside_top(self, below_tracks: list[Track], top: PileEntry) -> bool:
+        """Was the card below seen lying there while the top play was still seen?
+
+        On an untidy pile a play may leave the card below it uncovered: seen now, it
+        is no sign that the top play went, and an arm at the pile may be the next
+        player's, whose hand covers the top card while putting a card down
+        (``covering-untidy-25fps`` seed 601, true boxes: Cy's second blue 5, put beside
+        the first, hidden by Dee's hand bringing a green 5, was taken back).
+        """
+        return any(
+            top.t <= s.t <= self.state.top_seen_t for tr in below_tracks for s in tr.sightings
+        )
+
     def _landing(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr`` a new card landing on the pile: about to be played, or brought in
         and creeping to rest on it (a slow card hides the top one before it stops)?"""
@@ -139,7 +152,9 @@ class TakeBackRules:
         # Seen carried off, or lifted by an arm at the pile: half a second. Only gone (a
         # recogniser may lose a card for a while, or read it as the one below): three
         # times as long.
-        lifted = top.left or self._lifted_by_arm()
+        lifted = top.left or (
+            self._lifted_by_arm() and not self._seen_beside_top(below_tracks, top)
+        )
         wait = self.cfg.undo_s if lifted else self.cfg.unseen_undo_factor * self.cfg.undo_s
         # Unless the top card was seen carried off, the card below must lie there as
         # long as a card first seen lying on the pile must before it is played: a hand
