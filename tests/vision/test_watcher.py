@@ -1160,3 +1160,12 @@ def test_a_lower_card_read_from_boxes_needs_its_colour_beside_the_top_card() -> 
 
 def box_center(box: tuple[float, float, float, float]) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def test_colour_beside_a_card_where_the_pile_holds_that_face_already_is_no_lower_card() -> None:
+    # Dee puts a green 5 on the blue 5; blue shows again beside it where the blue 5
+    # lies (a covering hand hid it): that is the blue 5, not a blue 5 put down with
+    # the green one (covering-untidy-25fps seeds 601-603, true boxes).
+    assert green_on_blue_5("green-5", [ink("green", 0.5), ink("blue", 0.3, dx=-30)]) == [
+        {"type": "play", "card": "green-5", "player": "Dee"}
+    ]

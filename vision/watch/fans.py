@@ -260,7 +260,25 @@ class SeveralCardRules:
             >= self.cfg.strip_off_top * card
         ]
         strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
+        strips = [(f, xy) for f, xy in strips if not self._on_pile_already(f, xy, card)]
         return strips, {p.color: p.area for p in patches}
+
+    def _on_pile_already(self, face: str, xy: tuple[float, float], card: float) -> bool:
+        """Is a card of ``face`` lying on the pile at ``xy`` already (played before)?
+
+        Cards are matched by value: on an untidy pile a card of the value played often
+        lies in view already, and a covering hand that hid it as it put the new card
+        down shows its colour again as it leaves, beside the new card
+        (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
+        taken for the lower card of Dee's blue 7).
+        """
+        reach = self.cfg.pile_reach * card
+        return any(
+            c == face and math.dist(spot, xy) <= reach
+            for entry in self.state.pile
+            if entry.taken_back_t is None
+            for c, spot in zip(entry.cards, entry.spots, strict=True)
+        )
 
     def _fan_tail(
         self,
