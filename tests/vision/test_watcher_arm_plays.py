@@ -32,6 +32,11 @@ def watched(
     from frame ``arm_from`` to frame ``arm_to``."""
     w = Watcher(LAYOUT, PLAYERS, config)
     w.arms = ArmAtPile(PLAYERS.index(seat), arm_from / FPS, arm_to / FPS)
+    return events(w, table)
+
+
+def events(w: Watcher, table: Table) -> list[dict[str, object]]:
+    """``w``'s events over ``table``'s frames."""
     out: list[dict[str, object]] = []
     for i, frame in enumerate(table.frames):
         out += w.update(detections(frame), i / FPS)
@@ -267,10 +272,7 @@ def covered_beside() -> list[dict[str, object]]:
     table.still(30, extra=beside)
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = ArmsSeen(PLAYERS.index("Cy"), range(arm_from, arm_from + 24))
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return events(w, table)
 
 
 def test_a_card_below_seen_beside_the_top_all_along_is_no_sign_of_a_take_back() -> None:

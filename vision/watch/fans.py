@@ -272,13 +272,8 @@ class SeveralCardRules:
         (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
         taken for the lower card of Dee's blue 7).
         """
-        reach = self.cfg.pile_reach * card
-        return any(
-            c == face and math.dist(spot, xy) <= reach
-            for entry in self.state.pile
-            if entry.taken_back_t is None
-            for c, spot in zip(entry.cards, entry.spots, strict=True)
-        )
+        near = self.state.pile_cards_near(xy, self.cfg.pile_reach * card)
+        return any(c == face for c, _entry in near)
 
     def _fan_tail(
         self,
