@@ -88,47 +88,23 @@ class Variant:
     #: layer 5 for a deck the classifier reads poorly before the fit, else layer 7).
     auto_first: bool = False
     #: Each crop's white made neutral before the classifier reads it, in the fit and
-    #: when scoring (:func:`neutral_white`): "" (off), "wb" (the channels evened out to
-    #: the brightest), "wbl" (and the white brought to :data:`CROP_WHITE`).
+    #: when scoring (:class:`vision.white_balance.NeutralWhite`): "" (off), "wb" (the
+    #: channels evened out to the brightest), "wbl" (and the white brought to
+    #: :data:`CROP_WHITE`).
     crop_wb: str = ""
 
 
 #: A card's white in the house light (grey levels), where "wbl" brings a crop's white.
 CROP_WHITE = 235.0
-#: The share of a crop's pixels taken for its white (the card's border and oval).
-CROP_WHITE_PERCENTILE = 97.0
-#: The most a channel of a crop is scaled.
-CROP_MAX_GAIN = 2.5
 
 
-def neutral_white(crops: np.ndarray, level: bool) -> np.ndarray:
-    """``crops`` (n, h, w, 3) with each one's whitest pixels made grey, channel by
-    channel (a white patch on the card's own white: another camera's white balance
-    undone); ``level``: that white also brought to :data:`CROP_WHITE`.
-
-    >>> c = np.zeros((1, 10, 10, 3), np.uint8); c[0, :5] = (100, 150, 200)
-    >>> [int(v) for v in neutral_white(c, False)[0, 0, 0]]
-    [200, 200, 200]
-    >>> [int(v) for v in neutral_white(c, True)[0, 0, 0]]
-    [235, 235, 235]
-    """
-    x = crops.astype(np.float32)
-    white = np.percentile(x.reshape(len(x), -1, 3), CROP_WHITE_PERCENTILE, axis=1)  # (n, 3)
-    white = np.maximum(white, 1.0)
-    target = np.full_like(white, CROP_WHITE) if level else white.max(axis=1, keepdims=True)
-    gains = np.clip(target / white, 1.0 / CROP_MAX_GAIN, CROP_MAX_GAIN)
-    return np.clip(np.rint(x * gains[:, None, None, :]), 0, 255).astype(np.uint8)
-
-
-def with_neutral_white(tuner: TailTuner, how: str) -> TailTuner:
-    """``tuner`` reading every crop through :func:`neutral_white` (``how``: "wb", "wbl")."""
-    plain = tuner.features
-    level = how == "wbl"
-
-    def features(crops: np.ndarray, batch: int = 256) -> np.ndarray:
-        return plain(neutral_white(crops, level), batch)
-
-    tuner.features = features  # type: ignore[method-assign]
+def tuner_for(v: Variant, first: int) -> TailTuner:
+    """A fitter from layer ``first`` of the classifier as trained, reading crops as
+    ``v`` says (``crop_wb``: :class:`vision.white_balance.NeutralWhite` first, as
+    ``calibrate-deck`` fits since 3 December 2026; "wbl" also levels the white)."""
+    tuner = TailTuner.from_file(BASE_PT, first, neutral_white=bool(v.crop_wb))
+    if v.crop_wb == "wbl":
+        tuner.lead[0].level = CROP_WHITE / 255.0
     return tuner
 
 
@@ -251,14 +227,12 @@ def calibrate(
     rec: CardRecognizer, photos: list[Photo], v: Variant, seed: int = 0
 ) -> tuple[TailTuner, float]:
     t0 = time.time()
-    tuner = TailTuner.from_file(BASE_PT, v.first)
+    tuner = tuner_for(v, v.first)
     if v.auto_first:
         first = first_layer_for(share_read_right(tuner, photos, rec.cls_imgsz))
         print(f"  read right before the fit: layer {first} chosen", flush=True)
         if first != tuner.first:
-            tuner = TailTuner.from_file(BASE_PT, first)
-    if v.crop_wb:
-        tuner = with_neutral_white(tuner, v.crop_wb)
+            tuner = tuner_for(v, first)
     anchors = None
     if v.anchors == "cache":
         d = np.load(BOXES / "anchors-faces-20.npz")

@@ -59,10 +59,12 @@ class DeckSetup:
 
         return self._models() / DECK_CLASSIFIER_FILE
 
-    def _tuner(self, first: int | None = None) -> Any:
+    def _tuner(self, first: int | None = None, *, neutral_white: bool = True) -> Any:
         """A fresh fitter of the shipped classifier's last stages (from layer ``first``;
-        None: :data:`vision.deck_tail.FIRST_TUNED_LAYER`)."""
-        from vision.deck_tail import TailTuner, load_network
+        None: :data:`vision.deck_tail.FIRST_TUNED_LAYER`), reading each crop with its
+        white made neutral (``neutral_white``, :mod:`vision.white_balance`) as a
+        calibration does; without, the shipped classifier as the recogniser reads."""
+        from vision.deck_tail import FIRST_TUNED_LAYER, TailTuner, load_network
         from vision.recognition import CLASSIFIER_PT
 
         with self._lock:
@@ -72,7 +74,8 @@ class DeckSetup:
                 except Exception as exc:  # no weights, a broken file: said on the page
                     raise DeckError(f"cannot load the classifier to fit: {exc}", 503) from exc
             # a copy of the last stages: the network is kept
-            return TailTuner(self._net) if first is None else TailTuner(self._net, first)
+            first = FIRST_TUNED_LAYER if first is None else first
+            return TailTuner(self._net, first, neutral_white=neutral_white)
 
     def recognizer(self) -> Any:
         """The deck setup's own recogniser, loaded on first use."""
@@ -185,7 +188,7 @@ class DeckSetup:
                     anchors=anchors,
                     progress=lambda d, t: progress("check", d, t),
                 )
-                before = _read_cards(rec, shipped, held_photos)
+                before = _read_cards(rec, self._tuner(neutral_white=False), held_photos)
                 after = _read_cards(rec, check, held_photos)
             tuner = self._tuner(first)
             tuner.fit(

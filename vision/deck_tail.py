@@ -21,6 +21,7 @@ outputs ``probs`` and ``embed`` (:func:`export_onnx`), the same as
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,22 +81,35 @@ class TailTuner:
     """Layers 0-6 of a classifier network, frozen, and a copy of layers 7-9 to fit.
 
     ``net`` is an ultralytics classification model (:func:`load_network`); it is
-    not changed: :meth:`network` gives a copy with the fitted tail.
+    not changed: :meth:`network` gives a copy with the fitted tail. With
+    ``neutral_white`` every crop's white is made neutral first
+    (:class:`vision.white_balance.NeutralWhite`), in the fit and in the network
+    written: what ``calibrate-deck`` fits.
     """
 
-    def __init__(self, net: Any, first: int = FIRST_TUNED_LAYER) -> None:
+    def __init__(
+        self, net: Any, first: int = FIRST_TUNED_LAYER, *, neutral_white: bool = False
+    ) -> None:
         import torch
 
         self.net = net
         self.first = first
+        self.neutral_white = neutral_white
         layers = list(net.model)
-        self.prefix = torch.nn.Sequential(*layers[:first]).eval()
+        self.lead: list[Any] = []
+        if neutral_white:
+            from vision.white_balance import NeutralWhite
+
+            self.lead = [NeutralWhite()]
+        self.prefix = torch.nn.Sequential(*self.lead, *layers[:first]).eval()
         self.tail = torch.nn.Sequential(*copy.deepcopy(layers[first:])).eval()
         self.names = [net.names[i] for i in range(len(net.names))]
 
     @classmethod
-    def from_file(cls, path: Path, first: int = FIRST_TUNED_LAYER) -> TailTuner:
-        return cls(load_network(path), first)
+    def from_file(
+        cls, path: Path, first: int = FIRST_TUNED_LAYER, *, neutral_white: bool = False
+    ) -> TailTuner:
+        return cls(load_network(path), first, neutral_white=neutral_white)
 
     # -------------------------------------------------------------- features
     def features(self, crops: Image, batch: int = 256) -> F32:
@@ -217,12 +231,15 @@ class TailTuner:
 
     # -------------------------------------------------------------- output
     def network(self) -> Any:
-        """A copy of the whole network with the fitted tail."""
+        """A copy of the whole network with the fitted tail (and the neutral-white
+        layer first, when the fit read crops so)."""
         import torch
 
         net = copy.deepcopy(self.net)
         net.model = torch.nn.Sequential(
-            *list(net.model)[: self.first], *copy.deepcopy(list(self.tail))
+            *copy.deepcopy(self.lead),
+            *list(net.model)[: self.first],
+            *copy.deepcopy(list(self.tail)),
         )
         return net.eval()
 
@@ -250,16 +267,20 @@ def export_onnx(net: Any, out_path: Path, imgsz: int) -> Path:
     wrapper = WithEmbedding().eval()
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(out_path.name + ".part")
-    torch.onnx.export(
-        wrapper,
-        (torch.zeros(1, 3, imgsz, imgsz),),
-        str(tmp),
-        input_names=["images"],
-        output_names=["probs", "embed"],
-        dynamic_axes={"images": {0: "n"}, "probs": {0: "n"}, "embed": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    with warnings.catch_warnings():
+        # the image size is fixed (imgsz): a neutral-white layer's pixel count is a
+        # constant of the file, as the tracer warns it will be
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        torch.onnx.export(
+            wrapper,
+            (torch.zeros(1, 3, imgsz, imgsz),),
+            str(tmp),
+            input_names=["images"],
+            output_names=["probs", "embed"],
+            dynamic_axes={"images": {0: "n"}, "probs": {0: "n"}, "embed": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
     tmp.replace(out_path)
     return out_path
 

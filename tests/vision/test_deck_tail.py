@@ -14,11 +14,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import torch
 
 from synth.training import base_models_dir
 from uno_table.cli import main
 from vision.deck_calibration import list_photos
-from vision.deck_fit import fit_deck_tail, read_photos
+from vision.deck_fit import Photo, fit_deck_tail, read_photos
 from vision.deck_tail import TailFit, TailTuner, export_onnx
 from vision.detector import CardRecognizer
 from vision.recognition import CLASSIFIER_PT, MODELS_DIR
@@ -37,6 +38,11 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def rec(base: Path) -> CardRecognizer:
     return CardRecognizer.load(base, use_deck=False)
+
+
+def _photos_of(rec: CardRecognizer, deck: Path) -> list[Photo]:
+    found, _ = read_photos(rec, list_photos(deck))
+    return found
 
 
 def _read(rec: CardRecognizer, paths: dict[str, list[Path]]) -> float:
@@ -73,10 +79,14 @@ def test_a_tail_fit_on_one_photographer_reads_another_ones_photos(
     assert before < 0.5 and after >= 0.85, (before, after)
 
 
+@pytest.mark.parametrize("neutral_white", [False, True])
 def test_the_written_deck_classifier_reads_as_the_fitted_one(
-    rec: CardRecognizer, base: Path, tmp_path: Path
+    rec: CardRecognizer, base: Path, tmp_path: Path, neutral_white: bool
 ) -> None:
-    tuner = TailTuner.from_file(base / CLASSIFIER_PT)
+    """The deck file (ONNX, read by the recogniser) answers as the fit scored, with
+    each crop's white made neutral inside it or not; the network itself still predicts
+    as an ultralytics classifier."""
+    tuner = TailTuner.from_file(base / CLASSIFIER_PT, neutral_white=neutral_white)
     rng = np.random.default_rng(5)
     crops = rng.integers(0, 255, (12, rec.cls_imgsz, rec.cls_imgsz, 3), dtype=np.uint8)
     feats = tuner.features(crops)
@@ -90,6 +100,17 @@ def test_the_written_deck_classifier_reads_as_the_fitted_one(
     assert np.allclose(got, want, atol=1e-3)
     shipped, _ = rec.classify_crops(crops)
     assert not np.allclose(shipped, got, atol=1e-2)  # the shipped classifier is untouched
+    x = torch.from_numpy(crops[..., ::-1].transpose(0, 3, 1, 2) / 255.0).float()
+    with torch.inference_mode():
+        out = tuner.network()(x)
+    probs = out[0] if isinstance(out, tuple) else out  # ultralytics: (probs, logits)
+    assert np.allclose(probs.numpy(), tuner.probs(feats), atol=1e-4)
+
+
+def _tinted(crops: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
+    """``crops`` darkened to keep their white below 255, then tinted channel by channel."""
+    x = crops.astype(np.float32) * 0.75 * np.float32(bgr)
+    return np.asarray(np.clip(np.rint(x), 0, 255), np.uint8)
 
 
 def test_the_command_writes_the_deck_classifier_and_a_head_sets_it_aside(
@@ -118,6 +139,16 @@ def test_the_command_writes_the_deck_classifier_and_a_head_sets_it_aside(
     assert "from its layer 7" in captured.err
     assert (models / "deck.onnx").exists()
     assert CardRecognizer.load(models).classifier_file == models / "deck.onnx"
+    # Each crop's white is made neutral inside the deck classifier: another camera's
+    # tint reads as the card's own colours; fitted --as-shot, the tint changes answers.
+    neutral = CardRecognizer.load(models)
+    crops = np.stack([neutral.crops(d.image, d.quad[None])[0] for d in _photos_of(neutral, deck)])
+    warm, cold = _tinted(crops, (0.7, 0.95, 1.1)), _tinted(crops, (1.1, 1.0, 0.8))
+    assert np.allclose(neutral.classify_crops(warm)[0], neutral.classify_crops(cold)[0], atol=2e-2)
+    as_shot = tmp_path / "as-shot.onnx"
+    assert main([*args, "--as-shot", "--quiet", "--out", str(as_shot)]) == 0
+    plain = CardRecognizer.load(models, calibration=as_shot)
+    assert not np.allclose(plain.classify_crops(warm)[0], plain.classify_crops(cold)[0], atol=2e-2)
     assert main([*args, "--head", "--quiet"]) == 0
     assert (models / "deck.npz").exists() and (models / "deck.onnx.old").exists()
     assert not (models / "deck.onnx").exists()

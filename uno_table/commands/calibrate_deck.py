@@ -60,6 +60,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="augmented crops cut from each photo (24; with --head 48)",
     )
+    parser.add_argument(
+        "--as-shot",
+        action="store_true",
+        help="fit on the crops as they come, their white not made neutral (calibrations "
+        "before 3 December 2026)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -150,11 +156,12 @@ def run(args: argparse.Namespace) -> int:
             head = fit_deck(rec, found, start=start, per_photo=args.crops or 48, progress=bar)
         else:
             net = load_network(models / CLASSIFIER_PT)
-            tuner = TailTuner(net)
+            neutral = not args.as_shot
+            tuner = TailTuner(net, neutral_white=neutral)
             read_right = share_read_right(tuner, found, rec.cls_imgsz)
             first = first_layer_for(read_right)
             if first != tuner.first:  # a deck it reads poorly: fit deeper
-                tuner = TailTuner(net, first)
+                tuner = TailTuner(net, first, neutral_white=neutral)
             if not args.quiet:
                 print(
                     f"read right before the fit: {read_right:.0%} of the photos; "
