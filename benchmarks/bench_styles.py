@@ -75,11 +75,30 @@ GROUPS = (
 )
 
 
+def game_for(seed: int, turns: int) -> list[dict[str, Any]]:
+    """The legal game a video of ``seed`` acts out (3-5 players by the seed)."""
+    return simulated_game(seed, players=3 + seed % 3, turns=turns, retract_prob=0.08)
+
+
+def seeds_with_plays_of(cards: int, n: int, turns: int) -> list[int]:
+    """The first ``n`` seeds from :data:`FIRST_SEED` whose game has a play of ``cards``
+    cards or more (the simulator lays every card of the value a hand holds, now and
+    then: few games of 12 turns do)."""
+    out: list[int] = []
+    seed = FIRST_SEED
+    while len(out) < n:
+        plays = [e for e in game_for(seed, turns) if e["type"] == "play"]
+        if any(len(e.get("cards", ())) >= cards for e in plays):
+            out.append(seed)
+        seed += 1
+    return out
+
+
 def video_for(style: str, seed: int, turns: int) -> Path:
     path = CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t{turns}.mp4"
     if not path.with_name(path.name + ".layout.json").exists():
         players = 3 + seed % 3
-        log = simulated_game(seed, players=players, turns=turns, retract_prob=0.08)
+        log = game_for(seed, turns)
         t0 = time.perf_counter()
         res = render_video(log, path, seed=seed, style=style)
         print(
@@ -179,6 +198,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated style names")
     ap.add_argument("--videos", type=int, default=2, help="videos (games) per style")
+    ap.add_argument(
+        "--seeds",
+        default="",
+        help="comma-separated game seeds, in place of --videos",
+    )
+    ap.add_argument(
+        "--find-seeds",
+        type=int,
+        default=0,
+        help="print the first N seeds from 601 whose game plays three cards or more at "
+        "once, and stop",
+    )
     ap.add_argument("--turns", type=int, default=12, help="plays and draws per video")
     ap.add_argument("--model-videos", type=int, default=0, help="trained recogniser: videos/style")
     ap.add_argument("--no-arms", default="covering-hand", help="styles to replay without arms too")
@@ -193,7 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in styles if s not in STYLES]
     if unknown:
         ap.error(f"no such style: {', '.join(unknown)} (the styles: {', '.join(STYLES)})")
-    seeds = [FIRST_SEED + i for i in range(args.videos)]
+    if args.find_seeds:
+        print(",".join(str(s) for s in seeds_with_plays_of(3, args.find_seeds, args.turns)))
+        return 0
+    seeds = [int(x) for x in args.seeds.split(",") if x.strip()] or [
+        FIRST_SEED + i for i in range(args.videos)
+    ]
     print(f"rendering/reusing {len(styles)} x {len(seeds)} videos in {CACHE}", flush=True)
     videos = {s: [video_for(s, seed, args.turns) for seed in seeds] for s in styles}
     out: dict[str, Any] = {

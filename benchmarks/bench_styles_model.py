@@ -197,6 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--styles", default="tuning", help="names, or 'tuning' / 'held-out'")
     ap.add_argument("--videos", type=int, default=1, help="games per style (seeds from 601)")
+    ap.add_argument(
+        "--seeds",
+        default="",
+        help="comma-separated game seeds, in place of --videos (games with plays of three "
+        "cards: benchmarks/bench_styles.py --find-seeds)",
+    )
     ap.add_argument("--models", default=str(ROOT / "models"), help="models folder")
     ap.add_argument("--code-root", default=None, help="replay with the watcher of this checkout")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
@@ -235,9 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.record_only:
         print("| style | plays P / R % (found/reported/true) | seats % | draws | take-backs |")
         print("|---|---|---|---|---|")
+    seeds = [int(x) for x in args.seeds.split(",") if x.strip()] or list(
+        range(FIRST_SEED, FIRST_SEED + args.videos)
+    )
     for style in names:
         metrics = []
-        for seed in range(FIRST_SEED, FIRST_SEED + args.videos):
+        for seed in seeds:
             video = ensure_rendered(style, seed, bool(args.code_root))
             dets = detections(
                 video,
@@ -268,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(
             json.dumps(
                 {
-                    "videos": args.videos,
+                    "videos": len(seeds),
+                    "seeds": seeds,
                     "models": args.digest or model_digest(models),
                     "light_min_gain": args.light_min_gain,
                     "settings": json.loads(args.set),
