@@ -323,6 +323,14 @@ class CardTracker(Motion):
                     and other_colors(name, tr.last_name)
                 ):
                     continue  # lost a while in flight, found in another colour: another card
+                if (
+                    moving
+                    and d_pred > cfg.other_color_off_path * card
+                    and other_colors(name, tr.name)
+                    and other_colors(name, tr.last_name)
+                ):
+                    continue  # another colour off its path: a card carried beside it, whose
+                    # box showed as this one's went unseen for a frame (house seed 652)
                 cost = d / card
                 if name != tr.name:
                     cost += cfg.face_change_cost  # prefer the same face; still allow a flicker

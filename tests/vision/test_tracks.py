@@ -62,3 +62,42 @@ def test_a_coloured_card_put_half_over_a_still_wild_is_another_card() -> None:
     tracker, first, i = tracker_after_a_still_card("wild")
     (track,) = tracker.update([Detection("wild-draw4", 0.9, moved, ())], i / FPS)
     assert track.id == first  # one wild read as the other: a misreading
+
+
+def _carried_up(tracker: CardTracker, name: str, x: float, frames: int) -> tuple[int, float]:
+    """``name`` carried up the table at 20 px a frame (8 card lengths a second) for
+    ``frames`` frames: its track id and where it was last seen (y)."""
+    y = 460.0
+    for i in range(frames):
+        y = 460.0 - 20.0 * i
+        (track,) = tracker.update([Detection(name, 0.9, box(x, y), ())], i / FPS)
+    return track.id, y
+
+
+def test_another_colour_off_a_moving_cards_path_is_a_card_carried_beside_it() -> None:
+    # house seed 652 (true boxes, a three-card fan): the fan's top card, green, went
+    # unseen for a frame as the lowest, blue, showed for the first time two thirds of a
+    # card to its side; the green track took the blue box and the green box, back the
+    # next frame, became a card of its own: a fan of blue, red, green and green.
+    tracker = CardTracker(LAYOUT, WatcherConfig())
+    green, y = _carried_up(tracker, "green-9", 300.0, 8)
+    beside = 300.0 + 0.65 * LAYOUT.card_px
+    (blue,) = tracker.update([Detection("blue-9", 0.9, box(beside, y - 20), ())], 8 / FPS)
+    assert blue.id != green
+    (again, blue_again) = tracker.update(
+        [
+            Detection("green-9", 0.9, box(300.0, y - 40), ()),
+            Detection("blue-9", 0.9, box(beside, y - 40), ()),
+        ],
+        9 / FPS,
+    )
+    assert (again.id, blue_again.id) == (green, blue.id)
+
+
+def test_another_colour_on_a_moving_cards_path_is_that_card_misread() -> None:
+    # In flight a card is read in another colour now and then (blur): its box is
+    # where the card was going, and it keeps its track.
+    tracker = CardTracker(LAYOUT, WatcherConfig())
+    green, y = _carried_up(tracker, "green-9", 300.0, 8)
+    (track,) = tracker.update([Detection("blue-9", 0.9, box(305.0, y - 20), ())], 8 / FPS)
+    assert track.id == green
