@@ -175,9 +175,8 @@ class WatcherConfig:
     moving_window_s: float = 0.1  # moving: farther than ``still`` within this time
     other_face_reach: float = 0.35  # another face farther off a still card: another card
     lost_in_flight_s: float = 0.2  # lost this long in flight, then another colour: no link
-    # A box of another colour this far (card lengths) off a moving card's predicted place
-    # is another card coming beside it (a fan), not that card misread: no link.
-    other_color_off_path: float = 0.5
+    other_color_off_path: float = 0.5  # another colour this far off a moving card's path:
+    # another card carried beside it (a fan), not that card misread: no link
     face_change_cost: float = 0.35  # link cost of another face (a flicker still links)
     settled_cost: float = 0.25  # link cost of a settled card (a landing card links first)
     still_cost: float = 0.05  # link cost of a card not moving
