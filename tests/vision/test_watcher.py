@@ -264,6 +264,24 @@ def test_two_cards_put_down_together_are_one_play() -> None:
     assert sorted(events[1]["cards"]) == ["green-5", "red-5"]  # type: ignore[arg-type]
 
 
+def test_two_copies_of_a_face_put_down_together_are_both_in_the_play() -> None:
+    # house seed 720 (true boxes): red 5, green 5 and green 5 fanned a third of a card
+    # apart; the second green 5 was taken for the first boxed twice.
+    table = started("blue-5")
+    table.bring(["red-5", "green-5", "green-5"], SEAT_EDGE["Cy"], spread=26.0)
+    table.still(20)
+    events = kinds(feed(table))
+    assert len(events) == 2
+    assert sorted(events[1]["cards"]) == ["green-5", "green-5", "red-5"]  # type: ignore[arg-type]
+
+
+def test_one_card_boxed_twice_in_one_place_is_one_card() -> None:
+    table = started("blue-5")
+    table.bring(["green-5", "green-5"], SEAT_EDGE["Cy"], spread=4.0)
+    table.still(20)
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "green-5", "player": "Cy"}]
+
+
 def test_a_card_that_shows_from_under_a_play_just_after_it_amends_the_play() -> None:
     # Two cards put down squarely together: the lower one shows once they lie there.
     table = started("blue-5")

@@ -140,6 +140,8 @@ class SeveralCardRules:
                 ),
                 None,
             )
+            if twin is not None and self._two_copies(twin, tr):
+                twin = None
             if twin is None:
                 tr.read_as = face
                 keep.append(tr)
@@ -151,6 +153,15 @@ class SeveralCardRules:
                 tr.pending_since = None
                 tr.state = TrackState.MISREAD  # a pile card misread: never a play of its own
         return keep
+
+    def _two_copies(self, a: Track, b: Track) -> bool:
+        """Are two tracks of one face, where one card would lie, two copies of it put
+        down together? Both came in from outside the pile, carried side by side a
+        fan's step or more apart (:meth:`_carried_beside`): one card boxed twice is
+        boxed in one place (``house`` seed 720, true boxes: red 5, green 5 and green 5,
+        the second green 5 taken for the first boxed twice)."""
+        card = self.state.layout.card_px
+        return a.was_outside_discard and b.was_outside_discard and self._carried_beside(a, b, card)
 
     def fan_cards(
         self,
