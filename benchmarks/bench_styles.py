@@ -97,8 +97,8 @@ def seeds_with_plays_of(cards: int, n: int, turns: int) -> list[int]:
 def video_for(style: str, seed: int, turns: int) -> Path:
     path = CACHE / f"v{DEMO_VERSION}-{style}-s{seed}-t{turns}.mp4"
     if not path.with_name(path.name + ".layout.json").exists():
-        players = 3 + seed % 3
         log = game_for(seed, turns)
+        players = len(log[0]["players"])
         t0 = time.perf_counter()
         res = render_video(log, path, seed=seed, style=style)
         print(

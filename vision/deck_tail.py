@@ -94,7 +94,6 @@ class TailTuner:
 
         self.net = net
         self.first = first
-        self.neutral_white = neutral_white
         layers = list(net.model)
         self.lead: list[Any] = []
         if neutral_white:

@@ -271,20 +271,13 @@ class SeveralCardRules:
             >= self.cfg.strip_off_top * card
         ]
         strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
-        strips = [(f, xy) for f, xy in strips if not self._on_pile_already(f, xy, card)]
+        # The colour of a face the pile holds already there is that card: on an untidy
+        # pile a card of the value played often lies in view, and a covering hand that
+        # hid it as it put the new card down shows its colour again as it leaves
+        # (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
+        # taken for the lower card of Dee's blue 7).
+        strips = [(f, xy) for f, xy in strips if not self.state.pile_card_at(f, xy, card)]
         return strips, {p.color: p.area for p in patches}
-
-    def _on_pile_already(self, face: str, xy: tuple[float, float], card: float) -> bool:
-        """Is a card of ``face`` lying on the pile at ``xy`` already (played before)?
-
-        Cards are matched by value: on an untidy pile a card of the value played often
-        lies in view already, and a covering hand that hid it as it put the new card
-        down shows its colour again as it leaves, beside the new card
-        (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
-        taken for the lower card of Dee's blue 7).
-        """
-        near = self.state.pile_cards_near(xy, self.cfg.pile_reach * card)
-        return any(c == face for c, _entry in near)
 
     def _fan_tail(
         self,

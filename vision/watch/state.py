@@ -154,6 +154,10 @@ class WatcherState:
         """
         if any(face in entry.cards for entry in self.pile[-self.cfg.recent_plays :]):
             return True
+        return self.pile_card_at(face, xy, card)
+
+    def pile_card_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
+        """Does a pile card of ``face`` lie within ``pile_reach`` of ``xy``?"""
         return any(c == face for c, _ in self.pile_cards_near(xy, self.cfg.pile_reach * card))
 
     def once_read_as_pile_card(self, tr: Track, card: float) -> bool:
