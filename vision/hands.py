@@ -4,15 +4,16 @@ When a hand covers the card it carries, the card is first seen lying on the pile
 its way in says nothing of who played it. The arm does: it crosses the edge of the
 picture on the player's side. :class:`ArmWatch` keeps, per frame, the things that
 changed against the still table (motion segmentation on a small copy of the
-frame; changes thinner than ``thin_px`` dropped, such as the table's edge flickering
-against the floor as the camera shakes), keeps those that cross the frame's edge
-(or, not seen to it, run ``span`` card lengths or more: an arm lost over a floor of
-its colour) and reach near the discard pile, and remembers from which side they
-came in and which pile they reached. The
-watcher asks it through :class:`vision.arm_probe.ArmProbe`: its seat rules for the
-seat of a play whose card's own way in tells nothing (:meth:`ArmWatch.seat_for`),
-its draw rules for a draw whose card was never seen (an arm at the draw pile going
-back to its seat, :mod:`vision.watch.arm_draws`).
+frame, compared blurred at edges, where a shaking camera changes the pixels of an
+untidy pile in every frame; changes thinner than ``thin_px`` dropped, such as the
+table's edge flickering against the floor as the camera shakes), keeps those that
+cross the frame's edge (or, not seen to it, run ``span`` card lengths or more: an
+arm lost over a floor of its colour) and reach near the discard pile, and remembers
+from which side they came in and which pile they reached. The watcher asks it
+through :class:`vision.arm_probe.ArmProbe`: its seat rules for the seat of a play
+whose card's own way in tells nothing (:meth:`ArmWatch.seat_for`), its draw rules
+for a draw whose card was never seen (an arm at the draw pile going back to its
+seat, :mod:`vision.watch.arm_draws`).
 
 >>> import numpy as np
 >>> from vision.calibration import TableLayout
@@ -80,6 +81,15 @@ class ArmConfig:
     #: ``both`` (changed and skin-coloured). Measured in docs/watcher.md ("Skin or
     #: motion"); the default is what measured best.
     mask: str = "motion"
+    #: A camera that shakes moves every edge on the table by a fraction of a pixel,
+    #: enough to change the pixels of an untidy pile's edges in every frame, so that
+    #: the pile never becomes table and an arm drawing beside it joins it. At an edge
+    #: (a pixel whose 3 x 3 neighbourhood spans ``edge`` or more in a channel, in the
+    #: house light) pixels are compared blurred, by a Gaussian of ``blur_px`` (pixels
+    #: of the small copy; 0: not blurred): an arm over the plain table is compared
+    #: sharp, its thin or dim parts kept.
+    edge: int = 40
+    blur_px: float = 2.0
 
 
 #: Skin in YCrCb (OpenCV's order): the textbook chroma box (Chai and Ngan, 1999), not
@@ -100,6 +110,19 @@ def skin_mask(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     b, g, r = cv2.split(img)
     return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
+
+
+def _change(
+    sharp: npt.NDArray[np.uint8],
+    sharp_ref: npt.NDArray[np.uint8],
+    soft: npt.NDArray[np.uint8],
+    soft_ref: npt.NDArray[np.uint8],
+    blurred: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.uint8]:
+    """Each pixel's change against a reference: blurred where ``blurred``, else sharp."""
+    change = _channel_max(np.asarray(cv2.absdiff(sharp, sharp_ref), np.uint8))
+    change_soft = _channel_max(np.asarray(cv2.absdiff(soft, soft_ref), np.uint8))
+    return np.where(blurred, change_soft, change)
 
 
 def _check_frame(frame: object) -> npt.NDArray[np.uint8]:
@@ -127,6 +150,8 @@ class ArmWatch:
         self._still: npt.NDArray[np.uint8] | None = None
         self._prev: npt.NDArray[np.uint8] | None = None
         self._changed_t = np.zeros((1, 1), np.float32)
+        #: The still table and the last frame, blurred (``blur_px``).
+        self._soft: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None
         self.sightings: deque[ArmSighting] = deque()
 
     def update(
@@ -144,24 +169,38 @@ class ArmWatch:
         sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
         # Back to the layout's pixels (a frame of another size than the layout's: scaled).
         to_layout = self.layout.width / sw
-        small = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
-        if self._still is None or self._still.shape != small.shape or self._prev is None:
-            self._still, self._prev = small.copy(), small
-            self._changed_t = np.full(small.shape[:2], t, np.float32)
+        sharp = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
+        soft = sharp
+        if cfg.blur_px > 0:
+            soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
+        if (
+            self._still is None
+            or self._still.shape != sharp.shape
+            or self._prev is None
+            or self._soft is None
+        ):
+            self._still, self._prev = sharp.copy(), sharp
+            self._soft = (soft.copy(), soft)
+            self._changed_t = np.full(sharp.shape[:2], t, np.float32)
             return []
+        still_soft, prev_soft = self._soft
+        # A camera that shakes changes every edge on the table a little in every frame:
+        # at an edge (of the still table, or of this frame), pixels are compared blurred.
+        at_edge = self._edges(self._still, light)
         # The still table: what has not changed from frame to frame for settle_s (a
         # card put down becomes table; an arm moving, or lying there briefly, does not).
-        self._changed_t[
-            _channel_max(np.asarray(cv2.absdiff(small, self._prev), np.uint8)) > diff
-        ] = t
-        self._prev = small
+        change = _change(sharp, self._prev, soft, prev_soft, at_edge | self._edges(sharp, light))
+        self._changed_t[change > diff] = t
+        self._prev = sharp
         settled = self._changed_t <= t - cfg.settle_s
-        np.copyto(self._still, small, where=settled[..., None])
-        moved = (_channel_max(np.asarray(cv2.absdiff(small, self._still), np.uint8)) > diff).astype(
-            np.uint8
-        )
+        np.copyto(self._still, sharp, where=settled[..., None])
+        np.copyto(still_soft, soft, where=settled[..., None])
+        self._soft = (still_soft, soft)
+        small = sharp
+        moved = (_change(sharp, self._still, soft, still_soft, at_edge) > diff).astype(np.uint8)
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
-            self._still = small.copy()
+            self._still = sharp.copy()
+            self._soft = (soft.copy(), soft)
             return []
         if cfg.mask == "skin":
             moved = skin_mask(small)
@@ -216,6 +255,11 @@ class ArmWatch:
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()
         return found
+
+    def _edges(self, img: npt.NDArray[np.uint8], light: float) -> npt.NDArray[np.bool_]:
+        """Where a picture has an edge: its 3 x 3 neighbourhood spans ``edge`` or more."""
+        span = cv2.morphologyEx(img, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        return _channel_max(np.asarray(span, np.uint8)) >= self.cfg.edge * light
 
     def seat_between(self, t0: float, t1: float) -> int | None:
         """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was.
