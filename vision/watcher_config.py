@@ -96,6 +96,8 @@ class WatcherConfig:
     # before it showed and not since, is a copy put on it (LandingRules.covered_copy)
     deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
     # card's too; never the one just under the top, which a take-back uncovers)
+    copy_over_top: float = 0.5  # ... and, deeper than the card just under the top, its
+    # box overlapping the top card's this much (intersection over union): put over it
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone
     # is on the pile (an untidy pile outgrows the zone; at most off_pile_margin, beyond
     # which a card of the top play counts as carried off)

@@ -160,6 +160,45 @@ def test_a_copy_of_a_card_lying_deeper_put_down_by_a_covering_hand_is_a_play() -
     assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip"] + ["play"] * 3
 
 
+def test_a_copy_of_a_deeper_card_put_square_on_a_neat_pile_hiding_the_top_is_a_play() -> None:
+    # As above, but Dee's green 4 lies square where the first green 4 lay, over the
+    # top (a neat pile), and the top is not seen again: no one take-back uncovers a
+    # card three deep, and only another seat's hand than the top's player's put it
+    # down (covering-hand seed 647: a red 3 put square on a red reverse over a red 5
+    # and the red 3 before).
+    table, first_covered = covered_after(
+        "green-5",
+        [*ANN_THEN_BOB, ("green-2", "Cy", (CENTER[0] - 6, CENTER[1] + 3))],
+        [lying("green-4", *CENTER)],
+    )
+    out = watch_covered(table, first_covered, PLAYERS.index("Dee"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
+    # The top's own player's hand there: not a copy by that rule (its hand may be
+    # straightening the pile); where the first green 4 lay, it is that card.
+    out = watch_covered(table, first_covered, PLAYERS.index("Cy"))
+    assert [e["type"] for e in out if e["type"] != "undo"] == ["flip", "play", "play", "play"]
+
+
+def test_a_deeper_card_seen_again_beside_the_top_as_a_hand_passes_is_no_copy() -> None:
+    # Ann's green 4 lies apart from the cards put on the pile after it; a hand of
+    # another seat covers the pile and the green 4 shows where it lay, the top unseen:
+    # a pile card seen again, not a copy (covering-untidy-25fps seed 713, trained
+    # recogniser: a yellow 4 seven deep seen again as Ann's fan of sixes came).
+    apart = (CENTER[0] + 40, CENTER[1] + 30)
+    table, first_covered = covered_after(
+        "green-5",
+        [
+            ("green-4", "Ann", apart),
+            ("green-7", "Bob", (CENTER[0] - 10, CENTER[1] - 6)),
+            ("green-2", "Cy", (CENTER[0] - 16, CENTER[1] - 3)),
+        ],
+        [lying("green-4", *apart)],
+    )
+    out = watch_covered(table, first_covered, PLAYERS.index("Dee"))
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
+
+
 def test_an_arm_seen_at_the_pile_does_not_make_a_copy_under_the_top_a_take_back() -> None:
     # The starter green 9, Bob's green 5 on it; Cy's covering hand, seen at the pile,
     # puts a second green 9 on them (covering-dim-webcam seed 604 at 6.9 s). The green 5

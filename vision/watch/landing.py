@@ -71,6 +71,14 @@ class LandingRules:
             # seed 604: Dee's green 5 put square on Cy's green 8, where Bob's green 5 lay
             # under it, was taken for a take-back).
             return True
+        if depth > 2 and other_hand and self._hid_the_top(tr) and self._over_the_top(tr, card):
+            # A face deeper still, lying over the top card's place as the top went
+            # unseen: no one take-back uncovers it, and on a neat pile its copy lies where
+            # the first lay (covering-hand seed 647: Dee's red 3 put square on Eve's red
+            # reverse, over a red 5 and the red 3 before). Beside the top, it is a pile
+            # card seen again as a hand passes (covering-untidy-25fps seed 713, trained
+            # recogniser: a yellow 4 seven deep, as Ann's fan of sixes came).
+            return True
         if tr.name not in again.boxes:
             return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
@@ -81,6 +89,16 @@ class LandingRules:
             for c, e in near
             if c == tr.name and c in e.boxes
         )
+
+    def _over_the_top(self, tr: Track, card: float) -> bool:
+        """Does ``tr`` lie over the top card's place (its box, at rest, overlapping the
+        top card's by ``copy_over_top`` or more)?"""
+        top = self.state.pile[-1]
+        ref = top.boxes.get(top.top)
+        if ref is None:
+            return False
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        return box_overlap(box, ref) >= self.cfg.copy_over_top
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most
