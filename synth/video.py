@@ -125,6 +125,7 @@ def render_video(
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     fps = st.fps if st.fps is not None else fps
+    shake_px *= st.shake
     r = Renderer(width, height, players, rng, fps, st, np.random.default_rng([seed, 0x5717]))
     clips, truth = _plan(log, r, players, rng, pass_over_prob)
     duration = (clips[-1].t1 if clips else 1.0) + 1.0

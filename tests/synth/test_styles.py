@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import math
 from pathlib import Path
@@ -229,6 +230,27 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "pile_offset",
             "pile_angle",
         },
+        "shaky-covering-messy-26fps": {
+            "hold",
+            "fps",
+            "shake",
+            "motion_blur",
+            "noise",
+            "camera_height",
+            "pile_offset",
+            "pile_angle",
+            "light_level",
+            "player_speed_spread",
+        },
+        "shaky-scattered-24fps": {
+            "fps",
+            "shake",
+            "motion_blur",
+            "noise",
+            "pile_offset",
+            "pile_angle",
+            "white_balance",
+        },
         "covering-warm-dusk-22fps": {
             "hold",
             "camera_height",
@@ -277,6 +299,8 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
         assert STYLES[tuning] != dataclasses.replace(STYLES[held_out], name=tuning)
     with pytest.raises(ValueError, match="drop_scale"):
         VideoStyle("x", entry="drop", drop_scale=0.9)
+    with pytest.raises(ValueError, match="shake"):
+        VideoStyle("x", shake=-0.5)
     with pytest.raises(ValueError, match="no video style 'fancy'"):
         get_style("fancy")
     with pytest.raises(ValueError, match="hold"):
@@ -494,3 +518,25 @@ def test_a_camera_that_sees_past_the_table_shows_arms_over_the_floor_to_the_fram
     assert [arms.seat_between(e["t"] - 2.0, e["t"] + 0.3) for e in plays] == [
         res.players.index(e["player"]) for e in plays
     ]
+
+
+def _shifts(res: RenderResult, frames: int) -> list[float]:
+    """How far the picture moves between consecutive frames (phase correlation, px)."""
+    cap = cv2.VideoCapture(str(res.path))
+    grays = []
+    for _ in range(frames):
+        ok, frame = cap.read()
+        assert ok
+        grays.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32))
+    return [math.hypot(*cv2.phaseCorrelate(a, b)[0]) for a, b in itertools.pairwise(grays)]
+
+
+@pytest.mark.slow
+def test_a_style_s_shake_moves_the_picture_that_much_more(tmp_path: Path) -> None:
+    log = simulated_game(5, players=2, turns=1, retract_prob=0.0)
+    still = render_video(log, tmp_path / "still.mp4", seed=5, style=VideoStyle("still", shake=0.0))
+    shaky = render_video(log, tmp_path / "shaky.mp4", seed=5, style=VideoStyle("shaky", shake=2.5))
+    # The first half second: nothing moves on the table yet, only the camera.
+    quiet, moved = _shifts(still, 15), _shifts(shaky, 15)
+    assert max(quiet) < 0.1
+    assert float(np.mean(moved)) > 0.5
