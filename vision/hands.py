@@ -196,16 +196,15 @@ class ArmWatch:
         np.copyto(self._still, sharp, where=settled[..., None])
         np.copyto(still_soft, soft, where=settled[..., None])
         self._soft = (still_soft, soft)
-        small = sharp
         moved = (_change(sharp, self._still, soft, still_soft, at_edge) > diff).astype(np.uint8)
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._still = sharp.copy()
             self._soft = (soft.copy(), soft)
             return []
         if cfg.mask == "skin":
-            moved = skin_mask(small)
+            moved = skin_mask(sharp)
         elif cfg.mask == "both":
-            moved &= skin_mask(small)
+            moved &= skin_mask(sharp)
         # Skin close to the table's colour leaves only parts of an arm: join them.
         join = np.ones((cfg.join_px, cfg.join_px), np.uint8)
         moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_CLOSE, join))
