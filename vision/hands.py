@@ -163,43 +163,14 @@ class ArmWatch:
         the light an arm changes the picture half as much, and ``diff`` is scaled so.
         """
         cfg = self.cfg
-        diff = cfg.diff * light
         h, w = _check_frame(frame_bgr).shape[:2]
         scale = min(1.0, cfg.work_width / w)
         sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
         # Back to the layout's pixels (a frame of another size than the layout's: scaled).
         to_layout = self.layout.width / sw
         sharp = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
-        soft = sharp
-        if cfg.blur_px > 0:
-            soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
-        if (
-            self._still is None
-            or self._still.shape != sharp.shape
-            or self._prev is None
-            or self._soft is None
-        ):
-            self._still, self._prev = sharp.copy(), sharp
-            self._soft = (soft.copy(), soft)
-            self._changed_t = np.full(sharp.shape[:2], t, np.float32)
-            return []
-        still_soft, prev_soft = self._soft
-        # A camera that shakes changes every edge on the table a little in every frame:
-        # at an edge (of the still table, or of this frame), pixels are compared blurred.
-        at_edge = self._edges(self._still, light)
-        # The still table: what has not changed from frame to frame for settle_s (a
-        # card put down becomes table; an arm moving, or lying there briefly, does not).
-        change = _change(sharp, self._prev, soft, prev_soft, at_edge | self._edges(sharp, light))
-        self._changed_t[change > diff] = t
-        self._prev = sharp
-        settled = self._changed_t <= t - cfg.settle_s
-        np.copyto(self._still, sharp, where=settled[..., None])
-        np.copyto(still_soft, soft, where=settled[..., None])
-        self._soft = (still_soft, soft)
-        moved = (_change(sharp, self._still, soft, still_soft, at_edge) > diff).astype(np.uint8)
-        if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
-            self._still = sharp.copy()
-            self._soft = (soft.copy(), soft)
+        moved = self._moved(sharp, t, light)
+        if moved is None:
             return []
         if cfg.mask == "skin":
             moved = skin_mask(sharp)
@@ -254,6 +225,47 @@ class ArmWatch:
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()
         return found
+
+    def _moved(
+        self, sharp: npt.NDArray[np.uint8], t: float, light: float
+    ) -> npt.NDArray[np.uint8] | None:
+        """What changed against the still table in this small copy (1 where it did),
+        keeping the still table up to date; None on the first frame and when most of
+        the picture changed at once (the light, or the camera moved: begun again)."""
+        cfg = self.cfg
+        diff = cfg.diff * light
+        soft = sharp
+        if cfg.blur_px > 0:
+            soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
+        if (
+            self._still is None
+            or self._still.shape != sharp.shape
+            or self._prev is None
+            or self._soft is None
+        ):
+            self._still, self._prev = sharp.copy(), sharp
+            self._soft = (soft.copy(), soft)
+            self._changed_t = np.full(sharp.shape[:2], t, np.float32)
+            return None
+        still_soft, prev_soft = self._soft
+        # A camera that shakes changes every edge on the table a little in every frame:
+        # at an edge (of the still table, or of this frame), pixels are compared blurred.
+        at_edge = self._edges(self._still, light)
+        # The still table: what has not changed from frame to frame for settle_s (a
+        # card put down becomes table; an arm moving, or lying there briefly, does not).
+        change = _change(sharp, self._prev, soft, prev_soft, at_edge | self._edges(sharp, light))
+        self._changed_t[change > diff] = t
+        self._prev = sharp
+        settled = self._changed_t <= t - cfg.settle_s
+        np.copyto(self._still, sharp, where=settled[..., None])
+        np.copyto(still_soft, soft, where=settled[..., None])
+        self._soft = (still_soft, soft)
+        moved = (_change(sharp, self._still, soft, still_soft, at_edge) > diff).astype(np.uint8)
+        if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
+            self._still = sharp.copy()
+            self._soft = (soft.copy(), soft)
+            return None
+        return moved
 
     def _edges(self, img: npt.NDArray[np.uint8], light: float) -> npt.NDArray[np.bool_]:
         """Where a picture has an edge: its 3 x 3 neighbourhood spans ``edge`` or more."""
