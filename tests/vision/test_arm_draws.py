@@ -114,19 +114,25 @@ def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
         assert events[1:] == [{"type": "draw", "player": player}], player
 
 
-def test_an_arm_at_the_draw_pile_for_exactly_arm_draw_dwell_s_is_a_draw() -> None:
-    # Four frames spanning arm_draw_dwell_s (at 37.5 frames/s for 0.08 s; in floating
-    # point the span may be a hair less): a quick player's hand at the pile
-    # (fast-blur-untidy-22fps: four frames at 22 frames/s).
+def bob_four_frames_at_the_draw_pile(fps: float) -> list[dict[str, object]]:
+    """The watcher's events when Bob's arm is seen at the draw pile in four frames of
+    an ``fps`` frames/s camera (the card he draws never seen)."""
     table, start = quiet(60)
     arms = ScriptedArms()
-    fps = 3 / WatcherConfig().arm_draw_dwell_s
     first = int(start / FPS * fps) + 4
     for k in range(first, first + 4):
         arms.seen.append(
             ArmSighting(k / fps, SEATS["Bob"], (0.0, 0.0), (0.0, 0.0), DRAW, False, 0.3)
         )
-    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+    return feed(table, arms)
+
+
+def test_an_arm_at_the_draw_pile_for_exactly_arm_draw_dwell_s_is_a_draw() -> None:
+    # Four frames spanning arm_draw_dwell_s (at 37.5 frames/s for 0.08 s; in floating
+    # point the span may be a hair less): a quick player's hand at the pile
+    # (fast-blur-untidy-22fps: four frames at 22 frames/s).
+    fps = 3 / WatcherConfig().arm_draw_dwell_s
+    assert bob_four_frames_at_the_draw_pile(fps)[1:] == [{"type": "draw", "player": "Bob"}]
 
 
 def test_a_quick_hand_four_frames_at_the_draw_pile_at_30_frames_a_second_is_a_draw() -> None:
@@ -134,14 +140,7 @@ def test_a_quick_hand_four_frames_at_the_draw_pile_at_30_frames_a_second_is_a_dr
     # too blurred to box (quick-untidy-26fps seeds 647 and 720, trained recogniser: Cy's
     # penalty draws, his arm four frames at the draw pile at 26 frames/s, 0.115 s, were
     # lost with arm_draw_dwell_s 0.12).
-    table, start = quiet(60)
-    arms = ScriptedArms()
-    first = int(start / FPS * 30) + 4
-    for k in range(first, first + 4):
-        arms.seen.append(
-            ArmSighting(k / 30, SEATS["Bob"], (0.0, 0.0), (0.0, 0.0), DRAW, False, 0.3)
-        )
-    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+    assert bob_four_frames_at_the_draw_pile(30)[1:] == [{"type": "draw", "player": "Bob"}]
 
 
 def test_without_arms_a_covered_draw_is_not_seen() -> None:
