@@ -219,6 +219,22 @@ STYLES: dict[str, VideoStyle] = {
             pile_offset=2.6,
             pile_angle=2.1,
         ),
+        # A hand in view over an untidy pile under a camera shaking twice the house
+        # shake (3 December 2026, twelfth session): the tuning style for the shake, after
+        # the eleventh held-out styles' measures found false draws under a shaking
+        # camera (never looked into); other values than theirs: 28 fps, a cool lamp, a
+        # pile less scattered, players' speeds spread.
+        VideoStyle(
+            "shaky-untidy-28fps",
+            fps=28.0,
+            shake=2.2,
+            motion_blur=0.45,
+            pile_offset=2.3,
+            pile_angle=1.9,
+            light_level=0.9,
+            white_balance=(1.06, 1.0, 0.92),
+            player_speed_spread=0.4,
+        ),
         # Held out, defined (2 December 2026) before anything was measured on them:
         # combinations no style had; measured once, never looked into.
         VideoStyle(
@@ -440,6 +456,7 @@ TUNING_STYLES: tuple[str, ...] = (
     "fast-blur-untidy-22fps",
     "covering-warm-dusk-22fps",
     "covering-untidy-25fps",
+    "shaky-untidy-28fps",
 )
 # ... and is measured, never tuned, on these: the first four since the styles began
 # (their pooled figures were seen in earlier sessions, never their videos), the last

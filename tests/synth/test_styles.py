@@ -211,6 +211,16 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "pile_offset",
             "pile_angle",
         },
+        "shaky-untidy-28fps": {
+            "fps",
+            "shake",
+            "motion_blur",
+            "pile_offset",
+            "pile_angle",
+            "light_level",
+            "white_balance",
+            "player_speed_spread",
+        },
         "covering-messy-dim-23fps": {
             "hold",
             "fps",
