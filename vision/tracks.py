@@ -317,6 +317,13 @@ class CardTracker(Motion):
                     # or another face lying otherwise after a hand hid it: a card put on
                     # it, not a misreading
                 if (
+                    unlike_faces(name, tr.name)
+                    and dt >= cfg.hidden_gap_s
+                    and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
+                ):
+                    continue  # a card lying still, hidden a while by a hand, then an
+                    # unlike face where it lay: a card put square on it
+                if (
                     moving
                     and dt >= cfg.lost_in_flight_s
                     and other_colors(name, tr.name)

@@ -64,6 +64,27 @@ def test_a_coloured_card_put_half_over_a_still_wild_is_another_card() -> None:
     assert track.id == first  # one wild read as the other: a misreading
 
 
+def test_an_unlike_face_put_square_on_a_still_card_a_hand_hid_is_another_card() -> None:
+    # covering-hand seed 654 (true boxes): Bob's covering hand put a Wild Draw Four
+    # square on the yellow 6 under the top card, hiding it for 0.4 s; the wild, first
+    # seen lying where the yellow 6 lay, was linked to its track as a misreading and
+    # the play was lost. A card hidden a while, then an unlike face where it lay, is
+    # a card put on it.
+    tracker, first, i = tracker_after_a_still_card("yellow-6")
+    hidden = 12  # frames: 0.4 s at 30 frames/s
+    (track,) = tracker.update([Detection("wild-draw4", 0.9, box(*CENTER), ())], (i + hidden) / FPS)
+    assert track.id != first
+
+
+def test_a_like_face_or_no_gap_on_a_still_card_stays_a_misreading() -> None:
+    # The same face after the hand, another colour of its value after the hand, or an
+    # unlike face in the next frame (no hand hid it): the card misread, its track.
+    for name, gap in (("yellow-6", 12), ("green-6", 12), ("wild-draw4", 1)):
+        tracker, first, i = tracker_after_a_still_card("yellow-6")
+        (track,) = tracker.update([Detection(name, 0.9, box(*CENTER), ())], (i + gap - 1) / FPS)
+        assert track.id == first, name
+
+
 def _carried_up(tracker: CardTracker, name: str, x: float, frames: int) -> tuple[int, float]:
     """``name`` carried up the table at 20 px a frame (8 card lengths a second) for
     ``frames`` frames: its track id and where it was last seen (y)."""
