@@ -4,8 +4,9 @@ When a hand covers the card it carries, the card is first seen lying on the pile
 its way in says nothing of who played it. The arm does: it crosses the edge of the
 picture on the player's side. :class:`ArmWatch` keeps, per frame, the things that
 changed against the still table (motion segmentation on a small copy of the
-frame, compared blurred at edges, where a shaking camera changes the pixels of an
-untidy pile in every frame; changes thinner than ``thin_px`` dropped, such as the
+frame, :mod:`vision.still_table`: compared blurred at edges, where a shaking camera
+changes the pixels of an untidy pile in every frame, and without the ghost of an arm
+that lay still; changes thinner than ``thin_px`` dropped, such as the
 table's edge flickering against the floor as the camera shakes), keeps those that
 cross the frame's edge (or, not seen to it, run ``span`` card lengths or more: an
 arm lost over a floor of its colour) and reach near the discard pile, and remembers
@@ -39,7 +40,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -47,6 +48,7 @@ import numpy.typing as npt
 
 from vision.arm_probe import DISCARD, DRAW, ArmSighting
 from vision.calibration import TableLayout
+from vision.still_table import StillTable, StillTableConfig
 
 __all__ = ["ArmConfig", "ArmSighting", "ArmWatch"]
 
@@ -56,14 +58,14 @@ class ArmConfig:
     """What counts as an arm at the pile; distances in card lengths, times in seconds."""
 
     work_width: int = 160  # work on a copy this many pixels wide (speed; 4x smaller at 640)
-    diff: int = 12  # a pixel changed: this much brighter or darker in a channel (in the
-    # house light; times the light the pipeline passes, PileColors.light)
-    settle_s: float = 0.5  # a pixel unchanged this long is table (or a card lying on it)
+    #: What lies still and what changed against it (a pixel changed, unchanged for
+    #: how long is table, compared blurred at edges under a shaking camera):
+    #: :class:`vision.still_table.StillTableConfig`.
+    still: StillTableConfig = field(default_factory=StillTableConfig)
     join_px: int = 5  # parts of an arm this close (pixels of the small copy) are joined
     #: Changes still thinner than this once joined (pixels of the small copy) are
     #: dropped: the table's edge flickering against the floor as the camera shakes.
     thin_px: int = 3
-    relight_share: float = 0.5  # this share of the frame changed at once: the light, not an arm
     min_area: float = 0.08  # an arm covers at least this many card faces
     reach: float = 1.6  # its far end comes within this of the discard pile's centre
     #: An arm need not cross the frame's edge where it crosses the floor unseen (a dark
@@ -81,15 +83,6 @@ class ArmConfig:
     #: ``both`` (changed and skin-coloured). Measured in docs/watcher.md ("Skin or
     #: motion"); the default is what measured best.
     mask: str = "motion"
-    #: A camera that shakes moves every edge on the table by a fraction of a pixel,
-    #: enough to change the pixels of an untidy pile's edges in every frame, so that
-    #: the pile never becomes table and an arm drawing beside it joins it. At an edge
-    #: (a pixel whose 3 x 3 neighbourhood spans ``edge`` or more in a channel, in the
-    #: house light) pixels are compared blurred, by a Gaussian of ``blur_px`` (pixels
-    #: of the small copy; 0: not blurred): an arm over the plain table is compared
-    #: sharp, its thin or dim parts kept.
-    edge: int = 40
-    blur_px: float = 2.0
 
 
 #: Skin in YCrCb (OpenCV's order): the textbook chroma box (Chai and Ngan, 1999), not
@@ -105,24 +98,6 @@ def skin_mask(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     low = np.array([0, SKIN_CR[0], SKIN_CB[0]], np.uint8)
     high = np.array([255, SKIN_CR[1], SKIN_CB[1]], np.uint8)
     return (np.asarray(cv2.inRange(ycrcb, low, high)) > 0).astype(np.uint8)
-
-
-def _channel_max(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    b, g, r = cv2.split(img)
-    return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
-
-
-def _change(
-    sharp: npt.NDArray[np.uint8],
-    sharp_ref: npt.NDArray[np.uint8],
-    soft: npt.NDArray[np.uint8],
-    soft_ref: npt.NDArray[np.uint8],
-    blurred: npt.NDArray[np.bool_],
-) -> npt.NDArray[np.uint8]:
-    """Each pixel's change against a reference: blurred where ``blurred``, else sharp."""
-    change = _channel_max(np.asarray(cv2.absdiff(sharp, sharp_ref), np.uint8))
-    change_soft = _channel_max(np.asarray(cv2.absdiff(soft, soft_ref), np.uint8))
-    return np.where(blurred, change_soft, change)
 
 
 def _check_frame(frame: object) -> npt.NDArray[np.uint8]:
@@ -147,11 +122,7 @@ class ArmWatch:
         self.cfg = config or ArmConfig()
         if self.cfg.mask not in MASKS:
             raise ValueError(f"unknown arm mask {self.cfg.mask!r}: one of {', '.join(MASKS)}")
-        self._still: npt.NDArray[np.uint8] | None = None
-        self._prev: npt.NDArray[np.uint8] | None = None
-        self._changed_t = np.zeros((1, 1), np.float32)
-        #: The still table and the last frame, blurred (``blur_px``).
-        self._soft: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None
+        self._table = StillTable(self.cfg.still)
         self.sightings: deque[ArmSighting] = deque()
 
     def update(
@@ -169,7 +140,7 @@ class ArmWatch:
         # Back to the layout's pixels (a frame of another size than the layout's: scaled).
         to_layout = self.layout.width / sw
         sharp = np.asarray(cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA), np.uint8)
-        moved = self._moved(sharp, t, light)
+        moved = self._table.update(sharp, t, light)
         if moved is None:
             return []
         if cfg.mask == "skin":
@@ -226,68 +197,27 @@ class ArmWatch:
             self.sightings.popleft()
         return found
 
-    def _moved(
-        self, sharp: npt.NDArray[np.uint8], t: float, light: float
-    ) -> npt.NDArray[np.uint8] | None:
-        """What changed against the still table in this small copy (1 where it did),
-        keeping the still table up to date; None on the first frame and when most of
-        the picture changed at once (the light, or the camera moved: begun again)."""
-        cfg = self.cfg
-        diff = cfg.diff * light
-        soft = sharp
-        if cfg.blur_px > 0:
-            soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
-        if (
-            self._still is None
-            or self._still.shape != sharp.shape
-            or self._prev is None
-            or self._soft is None
-        ):
-            self._still, self._prev = sharp.copy(), sharp
-            self._soft = (soft.copy(), soft)
-            self._changed_t = np.full(sharp.shape[:2], t, np.float32)
-            return None
-        still_soft, prev_soft = self._soft
-        # A camera that shakes changes every edge on the table a little in every frame:
-        # at an edge (of the still table, or of this frame), pixels are compared blurred.
-        at_edge = self._edges(self._still, light)
-        # The still table: what has not changed from frame to frame for settle_s (a
-        # card put down becomes table; an arm moving, or lying there briefly, does not).
-        change = _change(sharp, self._prev, soft, prev_soft, at_edge | self._edges(sharp, light))
-        self._changed_t[change > diff] = t
-        self._prev = sharp
-        settled = self._changed_t <= t - cfg.settle_s
-        np.copyto(self._still, sharp, where=settled[..., None])
-        np.copyto(still_soft, soft, where=settled[..., None])
-        self._soft = (still_soft, soft)
-        moved = (_change(sharp, self._still, soft, still_soft, at_edge) > diff).astype(np.uint8)
-        if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
-            self._still = sharp.copy()
-            self._soft = (soft.copy(), soft)
-            return None
-        return moved
-
-    def _edges(self, img: npt.NDArray[np.uint8], light: float) -> npt.NDArray[np.bool_]:
-        """Where a picture has an edge: its 3 x 3 neighbourhood spans ``edge`` or more."""
-        span = cv2.morphologyEx(img, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-        return _channel_max(np.asarray(span, np.uint8)) >= self.cfg.edge * light
-
     def seat_between(self, t0: float, t1: float) -> int | None:
         """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was.
 
         Votes over the sightings of the last ``last_s`` seconds before the latest
-        one in the window (an arm leaving the pile, not the one before it).
+        one in the window (an arm leaving the pile, not the one before it); when no
+        seat has ``min_frames`` of them there (a stray sighting last), over the
+        whole window.
         """
         seen = [s for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
         if len(seen) < self.cfg.min_frames:
             return None
         last = seen[-1].t
-        votes: dict[int, int] = {}
-        for s in seen:
-            if s.t >= last - self.cfg.last_s:
-                votes[s.seat] = votes.get(s.seat, 0) + 1
-        seat = max(votes, key=lambda k: votes[k])
-        return seat if votes[seat] >= self.cfg.min_frames else None
+        for since in (last - self.cfg.last_s, t0):
+            votes: dict[int, int] = {}
+            for s in seen:
+                if s.t >= since:
+                    votes[s.seat] = votes.get(s.seat, 0) + 1
+            seat = max(votes, key=lambda k: votes[k])
+            if votes[seat] >= self.cfg.min_frames:
+                return seat
+        return None
 
     def seat_for(self, first_t: float) -> int | None:
         """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask)."""
@@ -298,5 +228,5 @@ class ArmWatch:
         return [s for s in self.sightings if s.t >= t]
 
     def reset(self) -> None:
-        self._still = self._prev = None
+        self._table.reset()
         self.sightings.clear()

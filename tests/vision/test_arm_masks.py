@@ -51,7 +51,7 @@ def test_an_unknown_mask_is_refused() -> None:
 
 def test_in_half_the_light_an_arm_is_found_with_the_light_passed() -> None:
     # A dark sleeve over a dark table in half the light: 8 grey levels apart, under
-    # the house light's 12 (ArmConfig.diff); measured on the covering-half-light
+    # the house light's 12 (StillTableConfig.diff); measured on the covering-half-light
     # tuning style, where arms at the draw pile went unseen and draws were lost.
     layout = TableLayout.default(320, 240, 4)
     table = np.full((240, 320, 3), (40, 42, 45), np.uint8)

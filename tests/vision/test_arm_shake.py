@@ -1,5 +1,5 @@
 """The arm watch under a shaking camera: an untidy pile becomes table, an arm drawing
-beside it is an arm at the draw pile (vision.hands, ``ArmConfig.blur_px``)."""
+beside it is an arm at the draw pile (vision.hands, ``StillTableConfig.blur_px``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy.typing as npt
 from vision.arm_probe import DRAW
 from vision.calibration import TableLayout
 from vision.hands import ArmConfig, ArmWatch
+from vision.still_table import StillTableConfig
 
 FPS = 25.0
 SHAKE_PX = 1.2  # the camera's shake (pixels of the 640-wide frame), as a webcam on a stand
@@ -72,5 +73,5 @@ def test_an_arm_drawing_beside_an_untidy_pile_under_a_shaking_camera_is_at_the_d
 def test_without_the_blur_the_shaken_pile_joins_the_arm() -> None:
     # What the blur is for: unblurred, the pile's edges change in every frame, never
     # become table, and the arm's far end is taken on the discard pile.
-    piles, _ = _arm_sightings(ArmConfig(blur_px=0.0))
+    piles, _ = _arm_sightings(ArmConfig(still=StillTableConfig(blur_px=0.0)))
     assert piles.count(DRAW) < 0.5 * len(piles)
