@@ -218,6 +218,7 @@ class Watcher:
         st = self.state
         st.pile.clear()
         st.dealer = None
+        self.draws.arm_draws.new_round()
         st.backs_landed.clear()
         st.lost_arrivals.clear()
         for tr in st.tracks:

@@ -168,6 +168,8 @@ class WatcherConfig:
     # as there (an arm going on to the discard pile reaches as far; one going back is shorter)
     arm_draw_after_discard_s: float = 1.0  # ... and it was not at the discard pile this recently
     arm_draw_card_s: float = 0.5  # a card seen drawn this near a visit's time: that visit's card
+    arm_draw_play_wait_s: float = 0.5  # a visit that was at the discard pile is judged this
+    # much later: a card its hand covered is played only once seen at rest there
 
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
     predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead

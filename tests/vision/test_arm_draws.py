@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
+    CENTER,
     FPS,
     LAYOUT,
     PLAYERS,
@@ -95,8 +96,10 @@ def quiet(frames: int) -> tuple[Table, int]:
     return table, start
 
 
-def feed(table: Table, arms: ScriptedArms) -> list[dict[str, object]]:
-    w = Watcher(LAYOUT, PLAYERS)
+def feed(
+    table: Table, arms: ScriptedArms, watcher: Watcher | None = None
+) -> list[dict[str, object]]:
+    w = watcher or Watcher(LAYOUT, PLAYERS)
     w.arms = arms
     out = []
     for i, frame in enumerate(table.frames):
@@ -275,6 +278,43 @@ def test_a_draw_just_after_the_flip_is_a_draw_when_the_dealer_is_known() -> None
     arms.dealer = 0
     arms.at(range(start + 35, start + 47), "Ann", DRAW)
     assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_a_draw_just_after_the_flip_is_a_draw_when_the_dealer_took_the_starter() -> None:
+    # covering-dim-webcam seed 603 (true boxes): Ann's arm took the starter from the
+    # draw pile, then left the pile too soon to be seen with the card (no dealer
+    # known); Bob drew a second after the flip. The arm last at the draw pile before
+    # the first card showed is the dealer's: Bob's is not.
+    table = Table()
+    table.still(5)
+    start = len(table.frames)
+    table.still(70, extra=[("red-5", 0.9, (295.0, 202.0, 345.0, 278.0))])
+    for dealer_seen, bob in ((True, ["draw"]), (False, [])):
+        arms = ScriptedArms()
+        if dealer_seen:
+            arms.at(range(0, 4), "Ann", DRAW)  # taking the starter, before it shows
+        arms.at(range(start + 35, start + 47), "Bob", DRAW)
+        events = feed(table, arms)
+        assert [e["type"] for e in events] == ["flip", *bob], dealer_seen
+
+
+def test_a_covering_hand_reaching_past_its_card_towards_the_draw_pile_draws_nothing() -> None:
+    # covering-high-camera seed 606 (true boxes): Ann's hand covered the red 0 she put
+    # down, its far end past the card, near the draw pile, as it let go; her arm was
+    # gone before the card, first seen lying there, was played. Judged as soon as it
+    # was gone, the visit was a draw. A visit that was at the discard pile waits
+    # ``arm_draw_play_wait_s`` for the play its hand may have made.
+    for wait, expected in ((None, ["play"]), (0.0, ["draw", "play"])):
+        table, start = quiet(0)
+        table.still(14, covered=True)  # the hand over the pile
+        table.bring(["red-0"], CENTER, CENTER, n=1)  # first seen lying there
+        table.still(60)
+        arms = ScriptedArms()
+        arms.at(range(start, start + 9), "Ann", DISCARD, to_discard=0.3)
+        arms.at(range(start + 9, start + 14), "Ann", DRAW)
+        cfg = WatcherConfig() if wait is None else WatcherConfig(arm_draw_play_wait_s=wait)
+        events = feed(table, arms, Watcher(LAYOUT, PLAYERS, config=cfg))
+        assert [e["type"] for e in events][1:] == expected, wait
 
 
 def test_an_arm_near_the_draw_pile_but_never_at_it_draws_nothing() -> None:

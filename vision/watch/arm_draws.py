@@ -136,6 +136,15 @@ class ArmDrawRules:
         self._plays: deque[tuple[int | None, float]] = deque(maxlen=config.remembered)
         #: The visits taken for draws lately (the card rules ask :meth:`drew`).
         self.drawn: deque[ArmVisit] = deque(maxlen=config.remembered)
+        #: The seat of the arm last at the draw pile before the round began: the
+        #: dealer's, taking the starter (the dealer when the flip's own arm went unseen).
+        self._starter: int | None = None
+        self._turned_up = False  # the round's first card was put down (played() said)
+
+    def new_round(self) -> None:
+        """A new round: its dealer's arm is yet to be seen."""
+        self._starter = None
+        self._turned_up = False
 
     def step(
         self,
@@ -149,12 +158,18 @@ class ArmDrawRules:
         as draws now. ``card_draws`` are the card rules' draws of the last while;
         ``started``: the round's first card has lain on the discard pile a while;
         ``dealer``: the seat that turned it up, if known (until ``started``, only its
-        arm's visits are taken for the dealer's; with no dealer known, every arm's)."""
+        arm's visits are taken for the dealer's; with no dealer known, those of the arm
+        last seen at the draw pile before the round began, which took the starter, or
+        with none seen, every arm's)."""
         seats: list[int] = []
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
                 continue
             self._read_to = s.t
+            if not self._turned_up and s.pile == DRAW:
+                self._starter = s.seat
+            if dealer is None and self._turned_up:
+                dealer = self._starter  # until the flip, every arm may be the dealer's
             visit = self._open.get(s.seat)
             if visit is not None and s.t - visit.t1 >= self.cfg.arm_draw_gone_s:
                 del self._open[s.seat]  # it ended before this arm came (steps far apart)
@@ -174,11 +189,17 @@ class ArmDrawRules:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)
         for seat, visit in list(self._open.items()):
-            if t - visit.t1 >= self.cfg.arm_draw_gone_s:
+            if t - visit.t1 >= self._gone_s(visit):
                 del self._open[seat]
                 if self._ended(visit, card_draws):
                     seats.append(seat)
         return seats
+
+    def _gone_s(self, visit: ArmVisit) -> float:
+        """How long after its last sighting a visit is judged: an arm that was at the
+        discard pile waits for the play it may have made there to be seen."""
+        wait = self.cfg.arm_draw_play_wait_s if visit.discard_t1 > -math.inf else 0.0
+        return self.cfg.arm_draw_gone_s + wait
 
     def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
         """Was this visit, just ended, a draw no card was seen for? (Kept if so.)"""
@@ -200,7 +221,7 @@ class ArmDrawRules:
             return False  # the card was seen drawn
         # A card put down from just before the visit (the same arm, seen a moment
         # later) to its end.
-        lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + cfg.arm_draw_gone_s
+        lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + self._gone_s(visit)
         if any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays):
             return False  # this arm (or one of no known seat) put a card down meanwhile
         self.drawn.append(visit)
@@ -210,6 +231,7 @@ class ArmDrawRules:
         """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at
         ``t``: its arm was at the discard pile then, seen there or not."""
         self._plays.append((seat, t))
+        self._turned_up = True
         if seat is not None:
             self._last_discard[seat] = max(t, self._last_discard.get(seat, -math.inf))
 

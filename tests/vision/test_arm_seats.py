@@ -1,0 +1,36 @@
+"""The seat of the arm at the pile (vision.hands.ArmWatch.seat_between)."""
+
+from __future__ import annotations
+
+from vision.arm_probe import ArmSighting
+from vision.calibration import TableLayout
+from vision.hands import ArmWatch
+
+FPS = 25.0
+
+
+def _watch(runs: list[tuple[float, float, int]]) -> ArmWatch:
+    """An arm watch that saw, at the discard pile, seat ``s`` from ``t0`` to ``t1``."""
+    arms = ArmWatch(TableLayout.default(640, 480, 4))
+    for t0, t1, seat in runs:
+        for k in range(round(t0 * FPS), round(t1 * FPS) + 1):
+            arms.sightings.append(ArmSighting(k / FPS, seat, (0.0, 0.0), (320.0, 240.0)))
+    return arms
+
+
+def test_the_arm_leaving_the_pile_last_is_the_seat() -> None:
+    # Bob's arm, then Dee's put a card down: Dee's.
+    arms = _watch([(1.0, 1.5, 1), (2.0, 2.4, 3)])
+    assert arms.seat_between(0.5, 2.6) == 3
+
+
+def test_a_stray_sighting_last_does_not_hide_the_arm_before_it() -> None:
+    # covering-untidy-25fps seed 604 (true boxes): Dee's hand put a yellow 8 down and
+    # left; a single sighting of her arm half a second later was the latest, and the
+    # votes over the half second before it (one frame) found no seat: the play was
+    # lost. With no seat there, the whole window votes.
+    arms = _watch([(1.0, 1.44, 3), (2.04, 2.04, 3)])
+    assert arms.seat_between(0.0, 2.3) == 3
+    arms = _watch([(1.0, 1.44, 3), (2.04, 2.04, 1)])
+    assert arms.seat_between(0.0, 2.3) == 3  # one frame of another arm is no seat either
+    assert _watch([(2.04, 2.04, 3)]).seat_between(0.0, 2.3) is None
