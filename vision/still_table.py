@@ -122,8 +122,8 @@ class StillTable:
         soft = sharp
         if cfg.blur_px > 0:
             soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
-        still, prev = self._still, self._prev
-        if still is None or prev is None or still.sharp.shape != sharp.shape:
+        still, prev, under = self._still, self._prev, self._under
+        if still is None or prev is None or under is None or still.sharp.shape != sharp.shape:
             self._begin(sharp, soft, t)
             return None
         at_edge = self._edges(still.sharp, light)
@@ -135,16 +135,15 @@ class StillTable:
         self._changed_t[change > diff] = t
         self._prev = _Layer(sharp, soft, copy=False)  # this frame's own pictures
         settled = self._changed_t <= t - cfg.settle_s
-        if cfg.under and self._under is not None:
+        if cfg.under:
             # A change becoming table: remember the table it covers (the first time).
             covering = settled & ~self._has_under
             covering &= _change(sharp, still.sharp, soft, still.soft, edges_now) > diff
-            self._under.take(still.sharp, still.soft, covering)
+            under.take(still.sharp, still.soft, covering)
             self._has_under |= covering
         still.take(sharp, soft, settled)
         moved = _change(sharp, still.sharp, soft, still.soft, at_edge) > diff
-        if cfg.under and self._under is not None and self._has_under.any():
-            under = self._under
+        if cfg.under and self._has_under.any():
             blurred = self._edges(under.sharp, light) | frame_edges
             again = _change(sharp, under.sharp, soft, under.soft, blurred) <= diff
             back = self._has_under & again

@@ -162,14 +162,14 @@ class ArmDrawRules:
         last seen at the draw pile before the round began, which took the starter, or
         with none seen, every arm's)."""
         seats: list[int] = []
+        if dealer is None and self._turned_up:
+            dealer = self._starter  # until the flip, every arm may be the dealer's
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
                 continue
             self._read_to = s.t
             if not self._turned_up and s.pile == DRAW:
                 self._starter = s.seat
-            if dealer is None and self._turned_up:
-                dealer = self._starter  # until the flip, every arm may be the dealer's
             visit = self._open.get(s.seat)
             if visit is not None and s.t - visit.t1 >= self.cfg.arm_draw_gone_s:
                 del self._open[s.seat]  # it ended before this arm came (steps far apart)
