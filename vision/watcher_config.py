@@ -77,6 +77,8 @@ class WatcherConfig:
     sure_looks: int = 6  # a face read this often at ``clear_look`` was seen surely
     new_card_vote: float = 0.5  # a resting face with less of its vote is no card yet
     arrived_travel: float = 0.5  # a card that moved this far on the pile arrived there
+    came_in_margin: float = 0.25  # a card first seen this far beyond the pile's zone or
+    # farther came from outside it (nearer, and not travelling: a pile card at its edge)
     second_copy_from: float = 0.9  # the top card's face first seen this far off it: a copy
     airborne_scale: float = 1.12  # a card still over the pile looking this much bigger than
     # the top card did at rest is held or falling above it (a drop): not at rest yet ...
@@ -91,6 +93,8 @@ class WatcherConfig:
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm
     # (it brought that play; taken back since or not)
+    lay_before_sightings: int = 3  # a card seen this often, read as its face, lying as it
+    # lies now before a hand hid it lay there before: not put down by that hand
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
     # before it showed and not since, is a copy put on it (LandingRules.covered_copy)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, started
 from tests.vision.test_watcher import frame_detections as detections
-from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
+from tests.vision.test_watcher_covered_copy import ArmAtPile, ArmsAtPile, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.motion import Motion
 from vision.tracks import Sighting, Track
@@ -279,3 +279,44 @@ def test_a_card_below_seen_beside_the_top_all_along_is_no_sign_of_a_take_back() 
     # covering-untidy-25fps seed 601, true boxes: Cy's second blue 5 put beside the
     # first, hidden by Dee's hand bringing a green 5, was taken back.
     assert [e["type"] for e in covered_beside()] == ["flip", "play", "play"]
+
+
+def pile_card_under_a_passing_hand(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Ann's green 4, Bob's green 7 and Cy's green 2 on it; then the green 4 is seen
+    lying where the top card lay (the top unread) for a quarter of a second; Dee's
+    hand then covers the pile a third of a second, bringing a green 8, and leaves the
+    green 4 showing as it lay, the green 8 lying beside it
+    (``covering-untidy-25fps`` seed 601, trained recogniser: a green 8 lying beside
+    the top, hidden by Dee's hand bringing a blue 7, was taken for a copy put down)."""
+    table = started("green-5")
+    for card, player, spot in (
+        ("green-4", "Ann", (CENTER[0] - 30, CENTER[1] - 4)),
+        ("green-7", "Bob", (CENTER[0] + 10, CENTER[1] + 6)),
+        ("green-2", "Cy", (CENTER[0] - 6, CENTER[1] + 3)),
+    ):
+        table.bring([card], SEAT_EDGE[player], spot)
+        table.still(20)
+    draw_pile = table.visible_pile()[0]
+    green_4 = lying("green-4", CENTER[0] - 4, CENTER[1] + 2)
+    for _ in range(8):
+        table.frames.append([draw_pile, green_4])
+    covered = len(table.frames)
+    table.still(10, covered=True)
+    for _ in range(45):
+        table.frames.append([draw_pile, green_4, lying("green-8", CENTER[0] + 34, CENTER[1] - 6)])
+    w = Watcher(LAYOUT, PLAYERS, config)
+    dee = PLAYERS.index("Dee")
+    w.arms = ArmsAtPile([(dee, covered / FPS, (covered + 12) / FPS)])
+    return events(w, table)
+
+
+def test_a_pile_card_a_hand_passed_over_and_left_as_it_lay_is_no_play() -> None:
+    out = pile_card_under_a_passing_hand()
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-8", "player": "Dee"}
+
+
+def test_without_the_rule_the_pile_card_left_as_it_lay_passes_for_a_copy() -> None:
+    off = WatcherConfig.from_dict({"lay_before_sightings": 10**6})
+    out = pile_card_under_a_passing_hand(off)
+    assert {"type": "play", "card": "green-4", "player": "Dee"} in out

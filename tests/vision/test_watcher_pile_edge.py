@@ -4,7 +4,9 @@ style, docs/watcher.md). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import LAYOUT, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher_covered_copy import lying
+from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
 CARD = LAYOUT.card_px
@@ -36,3 +38,37 @@ def test_a_card_resting_farther_off_or_never_carried_is_no_play() -> None:
 
 def _box(x: float, y: float) -> tuple[float, float, float, float]:
     return (x - 25, y - 38, x + 25, y + 38)
+
+
+def pile_card_first_boxed_past_the_edge(
+    config: WatcherConfig | None = None,
+) -> list[dict[str, object]]:
+    """Ann's green 4 lying at the pile zone's lower edge, Bob's green 7 on the pile;
+    a hand hides the pile long enough for every track to be lost; as it goes the
+    green 4 is first boxed as its lower half (the box's middle a tenth of a card
+    past the zone's edge), then whole (``covering-untidy-25fps`` seed 601, trained
+    recogniser: a blue 5 at the untidy pile's edge played again). The events."""
+    table = started("green-5")
+    spot = (CENTER[0] - 5, LAYOUT.discard.y2 - 23)
+    table.bring(["green-4"], SEAT_EDGE["Ann"], spot)
+    table.still(20)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], CENTER)
+    table.still(20, extra=[lying("green-4", *spot)])
+    table.still(20, covered=True)
+    half = ("green-4", 0.5, (spot[0] - 25, spot[1] + 10, spot[0] + 25, spot[1] + 52))
+    table.still(2, extra=[half])
+    table.still(40, extra=[lying("green-4", *spot)])
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, config)))
+
+
+def test_a_pile_card_first_boxed_just_past_the_edge_is_no_play_again() -> None:
+    assert pile_card_first_boxed_past_the_edge() == [
+        {"type": "flip", "card": "green-5"},
+        {"type": "play", "card": "green-4", "player": "Ann"},
+        {"type": "play", "card": "green-7", "player": "Bob"},
+    ]
+
+
+def test_without_the_margin_it_passes_for_a_card_brought_in() -> None:
+    off = WatcherConfig.from_dict({"came_in_margin": 0.0})
+    assert pile_card_first_boxed_past_the_edge(off)[-1]["card"] == "green-4"

@@ -12,6 +12,7 @@ card's face put on it by a quick hand (:meth:`~LyingCardRules.copy_on_top`).
 from __future__ import annotations
 
 import math
+import statistics
 from collections import deque
 
 from vision.tracks import BACK, Track, box_overlap, card_value
@@ -75,9 +76,28 @@ class LyingCardRules:
                 continue  # no hand, or the hand that played it, straightening it
             motion.split(tr, back)
 
+    def came_in(self, tr: Track, card: float) -> bool:
+        """Was ``tr`` seen coming from outside the pile: first seen farther out than
+        ``came_in_margin`` beyond the pile's zone, or seen outside it and travelling
+        (``arrived_travel``)?
+
+        An untidy pile outgrows its zone: a pile card at its edge, boxed in part as a
+        hand uncovers it, may be first seen just outside it, a card it never left
+        (``covering-untidy-25fps`` seed 601, trained recogniser: a blue 5 lying at the
+        pile's edge, boxed as its lower half as Dee's hand went, was played again).
+        """
+        if not tr.was_outside_discard:
+            return False
+        margin = self.cfg.came_in_margin * card
+        return (
+            not self.state.layout.discard.contains(*tr.first_xy, margin=margin)
+            or tr.max_travel >= self.cfg.arrived_travel * card
+        )
+
     def arrived(self, tr: Track, card: float) -> bool:
-        """Was ``tr`` seen coming: from outside the pile, or along it (``arrived_travel``)?"""
-        return tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
+        """Was ``tr`` seen coming: from outside the pile (:meth:`came_in`), or along it
+        (``arrived_travel``)?"""
+        return self.came_in(tr, card) or tr.max_travel >= self.cfg.arrived_travel * card
 
     def still_within(self, tr: Track, card: float) -> float:
         """How far (card lengths) ``tr``'s box may wander and the card count as at rest:
@@ -92,10 +112,9 @@ class LyingCardRules:
         name = tr.name
         if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
+        came_in = self.came_in(tr, card)
         arrived = self.arrived(tr, card)
-        if not tr.was_outside_discard and max(c for n, c in tr.votes if n == name) < (
-            self.cfg.clear_look
-        ):
+        if not came_in and max(c for n, c in tr.votes if n == name) < self.cfg.clear_look:
             # A card just put down lies on top, uncovered: it is seen clearly at least
             # once. A face that came up only in unsure looks at the heap is a guess.
             return False
@@ -103,11 +122,7 @@ class LyingCardRules:
         # was put down (a hand covered it on the way), not a pile card misread.
         put_down = self.put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
-        if (
-            not tr.was_outside_discard
-            and not put_down
-            and self.read_beside_pile_card(tr, card, since)
-        ):
+        if not came_in and not put_down and self.read_beside_pile_card(tr, card, since):
             # Moved about on the pile only, and a pile card is seen where it lies: two
             # whole cards cannot lie in one place, it is that card misread (its own box
             # blinks now and then while the other reads it).
@@ -119,13 +134,10 @@ class LyingCardRules:
                 # (an adjusted top card moves too, but never leaves the pile).
                 fx, fy = tr.first_xy
                 sx, sy = top.spots[-1]
-                return (
-                    tr.was_outside_discard
-                    or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
-                )
+                return came_in or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
             copy = put_down and again is not None and self.landing.covered_copy(tr, again, card)
-            if not tr.was_outside_discard and again is not None and not copy:
+            if not came_in and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
@@ -169,6 +181,8 @@ class LyingCardRules:
         # the card was put down, a hand over it meanwhile).
         back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
         lay = tr.first_t if back is None else back
+        if back is not None and self._lay_there_before(tr, back):
+            return False
         if self._carried_in_view(tr, seat, value, lay):
             return False
         return not any(
@@ -179,6 +193,35 @@ class LyingCardRules:
             and (play.taken_back_t is None or play.taken_back_t > lay)
             for play, by in self.plays_by_seat
         )
+
+    def _lay_there_before(self, tr: Track, back: float) -> bool:
+        """Was ``tr`` seen lying as it lies now, read as its face, before it went unseen
+        (a hand over it) until ``back``?
+
+        A hand that passes over a card lying on the pile and leaves it where it was
+        put nothing down there: on an untidy pile the next player's covering hand
+        hides the pile cards beside the top as it brings its own card
+        (``covering-untidy-25fps`` seed 601, trained recogniser: a green 8 seen lying
+        beside the top for a second, hidden by Dee's hand bringing a blue 7, was taken
+        for a copy that hand put down). A card put square on it would lie as it did:
+        no picture tells those apart, and a hand seldom puts a card square on a pile
+        card that shows.
+        """
+        before = [s for s in tr.sightings if s.t < back]
+        if len(before) < self.cfg.lay_before_sightings:
+            return False
+        # The votes keep fewer looks than the sightings: those kept from before the gap
+        # all read its face; with none kept, it was never read as another.
+        n = min(len(tr.votes), len(tr.sightings))
+        looks = zip(list(tr.sightings)[-n:], [read for read, _ in list(tr.votes)[-n:]], strict=True)
+        read_then = [read for s, read in looks if s.t < back]
+        if any(read != tr.name for read in read_then) or (not read_then and tr.faces != {tr.name}):
+            return False
+        # Each side of the box the median over the looks before, as ``rest_box`` steadies
+        # the box now: a trained detector's box wanders by a few pixels.
+        then = tuple(statistics.median(s.box[k] for s in before) for k in range(4))
+        now = self.state.tracker.rest_box(tr, self.state.layout.card_px, self.cfg.quiet_play_rest_s)
+        return box_overlap(then, now) >= self.cfg.same_box_overlap
 
     def _carried_in_view(self, tr: Track, seat: int, value: str, lay: float) -> bool:
         """Was a card of another value than ``tr``'s seen coming in from ``seat``'s side
