@@ -4,8 +4,8 @@ style, docs/watcher.md). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
-from tests.vision.test_watcher_covered_copy import lying
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
@@ -72,3 +72,38 @@ def test_a_pile_card_first_boxed_just_past_the_edge_is_no_play_again() -> None:
 def test_without_the_margin_it_passes_for_a_card_brought_in() -> None:
     off = WatcherConfig.from_dict({"came_in_margin": 0.0})
     assert pile_card_first_boxed_past_the_edge(off)[-1]["card"] == "green-4"
+
+
+def card_first_read_past_a_corner(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Dee's hand brings a green 4 over the pile's upper right corner, the recogniser
+    reading it first a twentieth of a card above the pile's zone near that corner (a
+    little nearer Cy's side than Dee's, as seen from the pile) and as it slides a
+    third of a card length to rest;
+    Dee's arm is seen at the pile meanwhile (``shaky-untidy-28fps`` seed 602, trained
+    recogniser: Dee's red 9 given to Cy). The events."""
+    table = started("green-5")
+    first = len(table.frames)  # the first frame it is read in
+    start = (ZONE.x2 + 1, ZONE.y1 - 9)
+    end = (start[0] - 22, start[1] + 22)
+    table.bring(["green-4"], start, end, n=8)
+    table.still(45)
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = ArmAtPile(PLAYERS.index("Dee"), (first - 6) / FPS, (first + 12) / FPS)
+    return kinds(feed(table, w))
+
+
+def test_a_card_first_read_just_past_the_pile_is_the_seat_of_the_arm_there() -> None:
+    assert card_first_read_past_a_corner()[-1] == {
+        "type": "play",
+        "card": "green-4",
+        "player": "Dee",
+    }
+
+
+def test_without_the_margin_its_first_place_gives_the_nearer_seat() -> None:
+    off = WatcherConfig.from_dict({"came_in_margin": 0.0})
+    assert card_first_read_past_a_corner(off)[-1] == {
+        "type": "play",
+        "card": "green-4",
+        "player": "Cy",
+    }

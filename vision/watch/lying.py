@@ -76,28 +76,11 @@ class LyingCardRules:
                 continue  # no hand, or the hand that played it, straightening it
             motion.split(tr, back)
 
-    def came_in(self, tr: Track, card: float) -> bool:
-        """Was ``tr`` seen coming from outside the pile: first seen farther out than
-        ``came_in_margin`` beyond the pile's zone, or seen outside it and travelling
-        (``arrived_travel``)?
-
-        An untidy pile outgrows its zone: a pile card at its edge, boxed in part as a
-        hand uncovers it, may be first seen just outside it, a card it never left
-        (``covering-untidy-25fps`` seed 601, trained recogniser: a blue 5 lying at the
-        pile's edge, boxed as its lower half as Dee's hand went, was played again).
-        """
-        if not tr.was_outside_discard:
-            return False
-        margin = self.cfg.came_in_margin * card
-        return (
-            not self.state.layout.discard.contains(*tr.first_xy, margin=margin)
-            or tr.max_travel >= self.cfg.arrived_travel * card
-        )
-
     def arrived(self, tr: Track, card: float) -> bool:
-        """Was ``tr`` seen coming: from outside the pile (:meth:`came_in`), or along it
+        """Was ``tr`` seen coming: from outside the pile
+        (:meth:`~vision.watch.state.WatcherState.came_in`), or along it
         (``arrived_travel``)?"""
-        return self.came_in(tr, card) or tr.max_travel >= self.cfg.arrived_travel * card
+        return self.state.came_in(tr, card) or tr.max_travel >= self.cfg.arrived_travel * card
 
     def still_within(self, tr: Track, card: float) -> float:
         """How far (card lengths) ``tr``'s box may wander and the card count as at rest:
@@ -112,7 +95,7 @@ class LyingCardRules:
         name = tr.name
         if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
-        came_in = self.came_in(tr, card)
+        came_in = self.state.came_in(tr, card)
         arrived = self.arrived(tr, card)
         if not came_in and max(c for n, c in tr.votes if n == name) < self.cfg.clear_look:
             # A card just put down lies on top, uncovered: it is seen clearly at least

@@ -31,10 +31,15 @@ class SeatRules:
         (the part the hand left in view first), not the way they came; the arm
         seen there as they showed is their seat, when one was (covering-hand seed
         602, trained recogniser: a red 9 Dee's hand put down was read as Ann's, from
-        the way its box drifted as Dee's hand withdrew).
+        the way its box drifted as Dee's hand withdrew). So do cards first seen only
+        just beyond the pile's edge (:meth:`~vision.watch.state.WatcherState.came_in`):
+        where the recogniser first read them tells little of the side they came from
+        (``shaky-untidy-28fps`` seed 602, trained recogniser: Dee's red 9, first read
+        a tenth of a card above the pile, half way between Cy's side and Dee's, was
+        given to Cy).
         """
         arms = self.state.arms
-        if arms is not None and group and not any(tr.was_outside_discard for tr in group):
+        if arms is not None and group and not any(self.state.came_in(tr, card) for tr in group):
             seat = arms.seat_for(min(tr.first_t for tr in group))
             if seat is not None:
                 return seat

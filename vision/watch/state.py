@@ -104,6 +104,24 @@ class WatcherState:
     def tracks(self, tracks: list[Track]) -> None:
         self.tracker.tracks = tracks
 
+    def came_in(self, tr: Track, card: float) -> bool:
+        """Was ``tr`` seen coming from outside the pile: first seen farther out than
+        ``came_in_margin`` beyond the pile's zone, or seen outside it and travelling
+        (``arrived_travel``)?
+
+        An untidy pile outgrows its zone: a pile card at its edge, boxed in part as a
+        hand uncovers it, may be first seen just outside it, a card it never left
+        (``covering-untidy-25fps`` seed 601, trained recogniser: a blue 5 lying at the
+        pile's edge, boxed as its lower half as Dee's hand went, was played again).
+        """
+        if not tr.was_outside_discard:
+            return False
+        margin = self.cfg.came_in_margin * card
+        return (
+            not self.layout.discard.contains(*tr.first_xy, margin=margin)
+            or tr.max_travel >= self.cfg.arrived_travel * card
+        )
+
     def near_pile_card(
         self, tr: Track, card: float, reach: float | None = None
     ) -> PileEntry | None:
