@@ -308,19 +308,22 @@ class CardTracker(Motion):
                     continue  # hidden a while, then lying otherwise: a copy put on it
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
+                # (Another face on) a card lying still as a card on the pile lies: its box
+                # wandering by a few pixels (``lying_still``: the trained detector's, a
+                # shaking camera's; ``still``, a tenth narrower, let a card put beside
+                # it take its track, shaky-untidy-28fps seed 602, trained recogniser).
+                lying = name != tr.name and self.lying_still(
+                    tr, tr.last_t, card, cfg.quiet_play_rest_s, cfg.lying_still
+                )
                 if (
                     (unlike_faces(name, tr.name) or (name != tr.name and dt >= cfg.hidden_gap_s))
                     and box_overlap(box, tr.box) < cfg.same_box_overlap
-                    and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
+                    and lying
                 ):
                     continue  # a card lying still, then an unlike face lying otherwise,
                     # or another face lying otherwise after a hand hid it: a card put on
                     # it, not a misreading
-                if (
-                    unlike_faces(name, tr.name)
-                    and dt >= cfg.hidden_gap_s
-                    and self.lying_still(tr, tr.last_t, card, cfg.quiet_play_rest_s)
-                ):
+                if unlike_faces(name, tr.name) and dt >= cfg.hidden_gap_s and lying:
                     continue  # a card lying still, hidden a while by a hand, then an
                     # unlike face where it lay: a card put square on it
                 if (

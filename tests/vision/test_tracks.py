@@ -41,6 +41,35 @@ def test_another_colour_and_value_lying_otherwise_on_a_still_card_is_another_car
     assert track.id != first
 
 
+def wobbling_card(name: str, config: WatcherConfig) -> tuple[CardTracker, int, int]:
+    """A tracker that saw ``name`` lying at the pile's centre for 15 frames, its box
+    wobbling up to 4.5 pixels from its place (a shaking camera, the trained detector:
+    more than ``still``, 3.8 px here, within ``lying_still``, 5 px)."""
+    tracker = CardTracker(LAYOUT, config)
+    for i in range(15):
+        dy = (4.5, 0.0, -1.0, 0.5, 1.0)[i % 5]
+        (track,) = tracker.update(
+            [Detection(name, 0.9, box(CENTER[0], CENTER[1] + dy), ())], i / FPS
+        )
+    return tracker, track.id, 15
+
+
+def test_an_unlike_face_lying_otherwise_on_a_wobbling_card_is_another_card() -> None:
+    # shaky-untidy-28fps seed 602 (trained recogniser): Cy's yellow 6, put down half
+    # over a red reverse whose box wobbled by 4-5 px under a shaking camera, took the
+    # red reverse's track (and its place, and the arm there before it: the play given
+    # to Dee); the red reverse, seen again, was played once more.
+    moved = box(CENTER[0] + 12, CENTER[1] + 14)
+    tracker, first, i = wobbling_card("red-reverse", WatcherConfig())
+    (track,) = tracker.update([Detection("yellow-6", 0.9, moved, ())], i / FPS)
+    assert track.id != first
+    # Judged still by ``still`` alone, the wobble hides that it lay still.
+    narrow = WatcherConfig.from_dict({"lying_still": WatcherConfig().still})
+    tracker, first, i = wobbling_card("red-reverse", narrow)
+    (track,) = tracker.update([Detection("yellow-6", 0.9, moved, ())], i / FPS)
+    assert track.id == first
+
+
 def test_a_misreading_in_colour_alone_lying_otherwise_keeps_its_track() -> None:
     # Dim light reads a green card as yellow now and then, its box wandering: the
     # same value is the same card.
