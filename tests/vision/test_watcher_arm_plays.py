@@ -320,3 +320,33 @@ def test_without_the_rule_the_pile_card_left_as_it_lay_passes_for_a_copy() -> No
     off = WatcherConfig.from_dict({"lay_before_sightings": 10**6})
     out = pile_card_under_a_passing_hand(off)
     assert {"type": "play", "card": "green-4", "player": "Dee"} in out
+
+
+def half_a_pile_card_misread(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Bob's green 8, then Ann's green 7 put on it, Ann's arm at the pile; half a
+    second later the green 8's lower half, showing under the green 7, is read as a
+    green 4 (a face on no pile card) for a second and a half
+    (``shaky-untidy-28fps`` seed 602, trained recogniser: a yellow 8 under Ann's
+    yellow 7 read as a yellow 4, played as Ann's). The events."""
+    table = started("green-5")
+    table.bring(["green-8"], SEAT_EDGE["Bob"], (CENTER[0], CENTER[1] + 20))
+    table.still(20)
+    arm_from = len(table.frames)
+    table.bring(["green-7"], SEAT_EDGE["Ann"], (CENTER[0] + 4, CENTER[1] - 10))
+    table.still(15)
+    half = ("green-4", 0.8, (CENTER[0] - 22, CENTER[1] + 30, CENTER[0] + 26, CENTER[1] + 58))
+    table.still(45, extra=[half])
+    return watched(table, "Ann", arm_from, arm_from + 25, config)
+
+
+def test_a_face_under_a_play_its_arm_brought_is_no_second_play() -> None:
+    assert half_a_pile_card_misread() == [
+        {"type": "flip", "card": "green-5"},
+        {"type": "play", "card": "green-8", "player": "Bob"},
+        {"type": "play", "card": "green-7", "player": "Ann"},
+    ]
+
+
+def test_without_one_play_per_arm_the_misread_face_is_a_play() -> None:
+    off = WatcherConfig.from_dict({"one_play_per_arm_s": 0.0})
+    assert half_a_pile_card_misread(off)[-1] == {"type": "play", "card": "green-4", "player": "Ann"}

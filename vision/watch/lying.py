@@ -132,6 +132,12 @@ class LyingCardRules:
             self.read_beside_pile_card(tr, card) or self.state.once_read_as_pile_card(tr, card)
         ):
             return False
+        if not put_down and self.arm_brought_another(tr):
+            # The arm at the pile as it showed brought a card of another value: a hand
+            # brings one play; this is a pile card it uncovered, misread
+            # (``shaky-untidy-28fps`` seed 602, trained recogniser: the lower half of a
+            # yellow 8 under Ann's yellow 7, read as a yellow 4).
+            return False
         # Never seen moving: the detector may miss a card in a hand; ask for a longer rest
         # and a clear vote, so a one-off misreading of the top card is not a play.
         return (
@@ -166,13 +172,27 @@ class LyingCardRules:
         lay = tr.first_t if back is None else back
         if back is not None and self._lay_there_before(tr, back):
             return False
-        if self._carried_in_view(tr, seat, value, lay):
+        return not self._brought_another(tr, seat, value, lay)
+
+    def arm_brought_another(self, tr: Track) -> bool:
+        """Was the arm at the pile as ``tr`` showed that of a seat that brought a card
+        of another value then (carried in view, or played: ``one_play_per_arm_s``)?"""
+        arms = self.state.arms
+        seat = None if arms is None else arms.seat_for(tr.first_t)
+        if seat is None:
             return False
-        return not any(
+        back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
+        lay = tr.first_t if back is None else back
+        return self._brought_another(tr, seat, card_value(tr.name), lay)
+
+    def _brought_another(self, tr: Track, seat: int, value: str, lay: float) -> bool:
+        """Did ``seat``'s arm bring a card of another value than ``value`` about when
+        ``tr`` came to lie there (``lay``): carried in view, or a play of it, not taken
+        back before ``tr`` showed (then ``tr`` was put down in its place)?"""
+        return self._carried_in_view(tr, seat, value, lay) or any(
             by == seat
             and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
             and card_value(play.top) != value
-            # Not taken back before this card showed (then put down in its place).
             and (play.taken_back_t is None or play.taken_back_t > lay)
             for play, by in self.plays_by_seat
         )
