@@ -4,7 +4,17 @@ style, docs/watcher.md). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Det,
+    feed,
+    kinds,
+    started,
+)
 from tests.vision.test_watcher_covered_copy import ArmAtPile, lying
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
@@ -107,3 +117,46 @@ def test_without_the_margin_its_first_place_gives_the_nearer_seat() -> None:
         "card": "green-4",
         "player": "Cy",
     }
+
+
+def covered_play_beside_a_face_past_the_edge(
+    config: WatcherConfig | None = None,
+) -> list[dict[str, object]]:
+    """A pile card at the pile zone's upper edge, read as a red 9 or a red 6 by turns,
+    first boxed just past the edge, never seen moving; Bob's covering hand puts a red
+    7 down on the pile
+    (``fast-blur-untidy-22fps`` seed 602, trained recogniser: Bob's red 7 waited for
+    such a card as a companion, and was dropped with it). The events."""
+    table = started("red-5")
+    past = (CENTER[0] - 20, ZONE.y1 - 0.15 * CARD)  # where it is first read
+    inside = (past[0], ZONE.y1 + 0.08 * CARD)  # where its box then stays
+    reads = ("red-6", "red-9", "red-9")  # two thirds of its vote a red 9: no steady face
+
+    def misread(k: int, at: tuple[float, float]) -> Det:
+        return lying(reads[k % len(reads)], *at)
+
+    table.still(1, extra=[misread(0, past)])
+    table.still(1, extra=[misread(1, past)])
+    for k in range(2, 12):
+        table.still(1, extra=[misread(k, inside)])
+    arm_from = len(table.frames)
+    table.still(8, covered=True)
+    for k in range(40):
+        table.still(1, extra=[lying("red-7", CENTER[0] + 6, CENTER[1] + 4), misread(k, inside)])
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = ArmAtPile(PLAYERS.index("Bob"), arm_from / FPS, (arm_from + 12) / FPS)
+    return kinds(feed(table, w))
+
+
+def test_a_covered_play_beside_a_face_first_read_past_the_edge_is_played_alone() -> None:
+    assert covered_play_beside_a_face_past_the_edge() == [
+        {"type": "flip", "card": "red-5"},
+        {"type": "play", "card": "red-7", "player": "Bob"},
+    ]
+
+
+def test_without_the_margin_the_face_past_the_edge_passes_for_a_card_brought_in() -> None:
+    off = WatcherConfig.from_dict({"came_in_margin": 0.0})
+    out = covered_play_beside_a_face_past_the_edge(off)
+    assert {"type": "play", "card": "red-7", "player": "Bob"} not in out
+    assert len(out) == 3

@@ -215,7 +215,11 @@ class PlayRules:
             and zone.contains(*tr.xy, margin=cfg.companion_margin * card)
             and tr.name_share() >= cfg.steady_vote  # not a string of misreadings of a pile card
             and (
-                tr.was_outside_discard
+                # Seen coming from outside the pile (not a pile card first boxed just
+                # past its edge: fast-blur-untidy-22fps seed 602, trained recogniser, a
+                # red 9 read there waited for as a companion, and Bob's red 7 dropped
+                # with it).
+                self.state.came_in(tr, card)
                 or (
                     self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
                     is None  # not a pile card
