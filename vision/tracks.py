@@ -187,6 +187,7 @@ class Track:
     faces: set[str] = field(default_factory=set)  # every face it was ever read as
     looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
     read_as: str | None = None  # the face a play's value settled for it, over its vote
+    back_t: float | None = None  # when last seen again after ``hidden_gap_s`` unseen
 
     @property
     def settled(self) -> bool:
@@ -502,6 +503,8 @@ class CardTracker(Motion):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         px, py = tr.xy
         dt = t - tr.last_t
+        if dt >= self.cfg.hidden_gap_s - 1e-9:
+            tr.back_t = t  # a hand over it, say: it may lie otherwise now
         if dt > 1e-6:
             a = self.cfg.velocity_smoothing  # smoothed velocity, for prediction only
             tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx

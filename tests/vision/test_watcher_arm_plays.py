@@ -350,3 +350,62 @@ def test_a_face_under_a_play_its_arm_brought_is_no_second_play() -> None:
 def test_without_one_play_per_arm_the_misread_face_is_a_play() -> None:
     off = WatcherConfig.from_dict({"one_play_per_arm_s": 0.0})
     assert half_a_pile_card_misread(off)[-1] == {"type": "play", "card": "green-4", "player": "Ann"}
+
+
+def pile_card_passed_over(
+    config: WatcherConfig | None = None,
+) -> tuple[list[dict[str, object]], Watcher]:
+    """Ann's green 4, then Bob's green 7 beside it; the green 4 goes unseen long enough
+    to lose its track and is found again (Ann's arm seen at the pile not two seconds
+    before); Dee then carries a green 9 in view over it to the pile, hiding it for a
+    quarter of a second, and it shows again, boxed a little otherwise (the green 9's
+    edge over it). The events and the watcher."""
+    table = started("green-5")
+    ann_from = len(table.frames)
+    table.bring(["green-4"], SEAT_EDGE["Ann"], GREEN_4_AT)
+    table.still(10)
+    table.bring(["green-7"], SEAT_EDGE["Bob"], (CENTER[0] + 14, CENTER[1] + 6))
+    table.still(16)
+    table.still(15)  # the green 4 unseen: its track lost
+    table.still(20, extra=[lying("green-4", *GREEN_4_AT)])
+    dee_from = len(table.frames)
+    start = SEAT_EDGE["Dee"]
+    for i in range(1, 16):
+        u = i / 15
+        x = start[0] + (CENTER[0] + 20 - start[0]) * u
+        covered = i >= 8  # its last frames over the green 4
+        extra = [("green-9", 0.9, (x - 25, CENTER[1] - 38, x + 25, CENTER[1] + 38))]
+        if not covered:
+            extra.append(lying("green-4", *GREEN_4_AT))
+        table.frames.append(table.visible_pile() + extra)
+    table.pile.append([("green-9", CENTER[0] + 20, CENTER[1])])
+    shifted = (
+        "green-4",
+        0.9,
+        (GREEN_4_AT[0] - 25, GREEN_4_AT[1] - 30, GREEN_4_AT[0] + 19, GREEN_4_AT[1] + 38),
+    )
+    table.still(45, extra=[shifted])
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = ArmsAtPile(
+        [
+            (PLAYERS.index("Ann"), ann_from / FPS, (ann_from + 20) / FPS),
+            (PLAYERS.index("Dee"), (dee_from + 6) / FPS, (dee_from + 20) / FPS),
+        ]
+    )
+    return events(w, table), w
+
+
+def test_a_pile_card_a_hand_carried_another_card_over_is_not_put_down_again() -> None:
+    # The arm there as it came to lie where it lies (Dee's, carrying the green 9), not
+    # the one there when its track began (Ann's): fast-blur-untidy-22fps seed 601,
+    # trained recogniser (a blue 5 replayed as Ann's).
+    out, w = pile_card_passed_over()
+    assert out == [
+        {"type": "flip", "card": "green-5"},
+        {"type": "play", "card": "green-4", "player": "Ann"},
+        {"type": "play", "card": "green-7", "player": "Bob"},
+        {"type": "play", "card": "green-9", "player": "Dee"},
+    ]
+    found_again = max((tr for tr in w.state.tracks if tr.name == "green-4"), key=lambda tr: tr.id)
+    assert found_again.back_t is not None and found_again.back_t > found_again.first_t + 1.0
+    assert not w.plays.lying.put_down_by_arm(found_again)

@@ -161,28 +161,33 @@ class LyingCardRules:
         arms = self.state.arms
         if arms is None:
             return False
-        seat = arms.seat_for(tr.first_t)
+        back, lay = self._came_to_lie(tr)
+        # The arm there as it came to lie there (fast-blur-untidy-22fps seed 601, trained
+        # recogniser: a pile card seen since Ann played, hidden a moment by Dee's green
+        # reverse carried over it, was taken for a card Ann's arm put down).
+        seat = arms.seat_for(lay)
         if seat is None:
             return False
-        value = card_value(tr.name)
-        # When it came to lie there: when first seen, or seen again after it went unseen
-        # ``hidden_gap_s`` (its track may be older: a misreading at that place before
-        # the card was put down, a hand over it meanwhile).
-        back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
-        lay = tr.first_t if back is None else back
         if back is not None and self._lay_there_before(tr, back):
             return False
-        return not self._brought_another(tr, seat, value, lay)
+        return not self._brought_another(tr, seat, card_value(tr.name), lay)
+
+    def _came_to_lie(self, tr: Track) -> tuple[float | None, float]:
+        """When ``tr`` was seen again after it last went unseen ``hidden_gap_s`` (None
+        if it never did), and when it came to lie where it lies: then, or when first seen
+        (its track may be older: a misreading at that place before the card was put
+        down, a hand over it meanwhile)."""
+        back = tr.back_t
+        return back, tr.first_t if back is None else back
 
     def arm_brought_another(self, tr: Track) -> bool:
-        """Was the arm at the pile as ``tr`` showed that of a seat that brought a card
-        of another value then (carried in view, or played: ``one_play_per_arm_s``)?"""
+        """Was the arm at the pile as ``tr`` came to lie there that of a seat that brought
+        a card of another value then (carried in view, or played: ``one_play_per_arm_s``)?"""
         arms = self.state.arms
-        seat = None if arms is None else arms.seat_for(tr.first_t)
+        _back, lay = self._came_to_lie(tr)
+        seat = None if arms is None else arms.seat_for(lay)
         if seat is None:
             return False
-        back = self.state.tracker.gap_end(tr, self.cfg.hidden_gap_s, after=tr.first_t)
-        lay = tr.first_t if back is None else back
         return self._brought_another(tr, seat, card_value(tr.name), lay)
 
     def _brought_another(self, tr: Track, seat: int, value: str, lay: float) -> bool:
