@@ -24,6 +24,7 @@ The rules that read tracks (plays, several cards, draws, take-backs, seats) are
 from __future__ import annotations
 
 import math
+import statistics
 from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
@@ -188,6 +189,9 @@ class Track:
     looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
     read_as: str | None = None  # the face a play's value settled for it, over its vote
     back_t: float | None = None  # when last seen again after ``hidden_gap_s`` unseen
+    # How it lay before it went unseen then: its face and its box steadied (each side
+    # the median), when seen at least ``lay_before_sightings`` times read as that face
+    lay_before: tuple[str, tuple[float, float, float, float]] | None = None
 
     @property
     def settled(self) -> bool:
@@ -498,6 +502,16 @@ class CardTracker(Motion):
             tr.seen_before = len(best.sightings) + best.seen_before
             best.handed_on = True
 
+    def _how_it_lay(self, tr: Track) -> tuple[str, tuple[float, float, float, float]] | None:
+        """``tr``'s face and its box steadied over its sightings kept, when it was seen
+        ``lay_before_sightings`` times or more and every look kept read that face."""
+        if len(tr.sightings) < self.cfg.lay_before_sightings:
+            return None
+        if any(read != tr.name for read, _ in tr.votes):
+            return None
+        x1, y1, x2, y2 = (statistics.median(s.box[k] for s in tr.sightings) for k in range(4))
+        return tr.name, (x1, y1, x2, y2)
+
     def _observe(self, tr: Track, det: Detection, t: float) -> None:
         name, conf, box, cands = det
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -505,6 +519,7 @@ class CardTracker(Motion):
         dt = t - tr.last_t
         if dt >= self.cfg.hidden_gap_s - 1e-9:
             tr.back_t = t  # a hand over it, say: it may lie otherwise now
+            tr.lay_before = self._how_it_lay(tr)
         if dt > 1e-6:
             a = self.cfg.velocity_smoothing  # smoothed velocity, for prediction only
             tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx

@@ -281,11 +281,13 @@ def test_a_card_below_seen_beside_the_top_all_along_is_no_sign_of_a_take_back() 
     assert [e["type"] for e in covered_beside()] == ["flip", "play", "play"]
 
 
-def pile_card_under_a_passing_hand(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+def pile_card_under_a_passing_hand(
+    config: WatcherConfig | None = None, brings: str | None = "green-8"
+) -> list[dict[str, object]]:
     """Ann's green 4, Bob's green 7 and Cy's green 2 on it; then the green 4 is seen
     lying where the top card lay (the top unread) for a quarter of a second; Dee's
-    hand then covers the pile a third of a second, bringing a green 8, and leaves the
-    green 4 showing as it lay, the green 8 lying beside it
+    hand then covers the pile a third of a second, bringing ``brings`` (or nothing),
+    and leaves the green 4 showing as it lay, that card lying beside it
     (``covering-untidy-25fps`` seed 601, trained recogniser: a green 8 lying beside
     the top, hidden by Dee's hand bringing a blue 7, was taken for a copy put down)."""
     table = started("green-5")
@@ -302,8 +304,9 @@ def pile_card_under_a_passing_hand(config: WatcherConfig | None = None) -> list[
         table.frames.append([draw_pile, green_4])
     covered = len(table.frames)
     table.still(10, covered=True)
+    brought = [] if brings is None else [lying(brings, CENTER[0] + 34, CENTER[1] - 6)]
     for _ in range(45):
-        table.frames.append([draw_pile, green_4, lying("green-8", CENTER[0] + 34, CENTER[1] - 6)])
+        table.frames.append([draw_pile, green_4, *brought])
     w = Watcher(LAYOUT, PLAYERS, config)
     dee = PLAYERS.index("Dee")
     w.arms = ArmsAtPile([(dee, covered / FPS, (covered + 12) / FPS)])
@@ -316,8 +319,26 @@ def test_a_pile_card_a_hand_passed_over_and_left_as_it_lay_is_no_play() -> None:
     assert out[-1] == {"type": "play", "card": "green-8", "player": "Dee"}
 
 
+def test_a_pile_card_a_hand_passed_over_bringing_nothing_is_no_play_either() -> None:
+    assert [e["type"] for e in pile_card_under_a_passing_hand(brings=None)] == ["flip"] + [
+        "play"
+    ] * 3
+
+
 def test_without_the_rule_the_pile_card_left_as_it_lay_passes_for_a_copy() -> None:
     off = WatcherConfig.from_dict({"lay_before_sightings": 10**6})
+    out = pile_card_under_a_passing_hand(off, brings=None)
+    assert {"type": "play", "card": "green-4", "player": "Dee"} in out
+
+
+def test_the_card_a_hand_brought_tells_a_pile_card_uncovered_from_a_copy() -> None:
+    # Without the rule above, the green 8 Dee's hand brought (a face on no pile card,
+    # come as the green 4 showed again) still tells that the green 4 was uncovered.
+    lay_off = {"lay_before_sightings": 10**6}
+    out = pile_card_under_a_passing_hand(WatcherConfig.from_dict(lay_off))
+    assert {"type": "play", "card": "green-4", "player": "Dee"} not in out
+    # And with neither, nor the wait for that card, it passes for a copy.
+    off = WatcherConfig.from_dict({**lay_off, "copy_wait_s": 0.0, "one_play_per_arm_s": 0.0})
     out = pile_card_under_a_passing_hand(off)
     assert {"type": "play", "card": "green-4", "player": "Dee"} in out
 

@@ -244,3 +244,40 @@ def test_a_copy_of_the_card_under_the_top_put_where_it_lay_by_another_hand_is_a_
     assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
     taken_back = watch_covered(table, first_covered, PLAYERS.index("Bob"))
     assert [e["type"] for e in taken_back] == ["flip", "play", "play", "undo"]
+
+
+def test_a_card_put_over_the_top_beside_a_pile_card_uncovered_is_no_take_back() -> None:
+    # Ann's green 4, Bob's green 7 on it (the green 4 still showing beside it); Cy's
+    # covering hand puts a green 9 over the green 7, and as it goes the green 4 shows
+    # again where it lay, the green 7 hidden: the green 9 lies on the top card, which
+    # was not lifted (covering-untidy-25fps seed 720, plays of three, trained
+    # recogniser: Bob's red 2 taken back as Ann's red skip hid it).
+    table = started("green-5")
+    beside = (CENTER[0] - 30, CENTER[1] - 4)
+    table.bring(["green-4"], SEAT_EDGE["Ann"], beside)
+    table.still(20)
+    table.bring(
+        ["green-7"],
+        SEAT_EDGE["Bob"],
+        (CENTER[0] + 10, CENTER[1] + 6),
+        extra=[lying("green-4", *beside)],
+    )
+    table.still(20, extra=[lying("green-4", *beside)])
+    arm_from = len(table.frames)
+    table.still(10, covered=True)
+    draw_pile = table.visible_pile()[0]
+    for k in range(60):
+        # Read unsure at first (half under the hand still): judged a play only later.
+        green_9 = (
+            "green-9",
+            0.45 if k < 30 else 0.9,
+            lying("green-9", CENTER[0] + 12, CENTER[1] + 8)[2],
+        )
+        table.frames.append([draw_pile, lying("green-4", *beside), green_9])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Cy"), range(arm_from - 4, arm_from + 14))
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    assert out[-1] == {"type": "play", "card": "green-9", "player": "Cy"}
+    assert {"type": "undo"} not in out

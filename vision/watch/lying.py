@@ -12,7 +12,6 @@ card's face put on it by a quick hand (:meth:`~LyingCardRules.copy_on_top`).
 from __future__ import annotations
 
 import math
-import statistics
 from collections import deque
 
 from vision.tracks import BACK, Track, box_overlap, card_value
@@ -124,6 +123,8 @@ class LyingCardRules:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
+            if copy and not came_in and self._another_face_came(tr, t, card):
+                return False
             if not arrived and name in top.cards and not copy:
                 return False
         if arrived:
@@ -147,6 +148,35 @@ class LyingCardRules:
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
 
+    def _another_face_came(self, tr: Track, t: float, card: float) -> bool:
+        """Did a card of another value, no pile card's face, come to lie on the pile
+        about when ``tr`` (a face of a pile card, taken for a copy a hand put down)
+        came to lie there, or may it still show (``copy_wait_s`` not yet passed)?
+
+        A hand brings one play, and a pile card's face seen again as a hand goes is
+        more often that card uncovered than a copy: the new face is what the hand put
+        down (``covering-untidy-25fps`` seed 720, plays of three, trained recogniser: a
+        Wild Draw Four three plays deep, uncovered as Ann's hand put a red skip down,
+        was played as a copy 0.04 s before the red skip first showed).
+        """
+        _back, lay = self._came_to_lie(tr)
+        if t - lay < self.cfg.copy_wait_s:
+            return True  # wait: the card the hand brought may show yet
+        value = card_value(tr.name)
+        zone = self.state.layout.discard
+        return any(
+            o is not tr
+            and o.name != BACK
+            and not o.settled
+            and card_value(o.name) != value
+            and abs(o.first_t - lay) <= self.cfg.one_play_per_arm_s
+            and t - o.last_t <= self.cfg.lost_s
+            and zone.contains(*o.xy)
+            and o.name_share() >= self.cfg.steady_vote
+            and self.state.near_pile_card(o, card, reach=self.cfg.pile_reach) is None
+            for o in self.state.tracks
+        )
+
     def put_down_by_arm(self, tr: Track) -> bool:
         """Did an arm bring this card, first seen on the pile (a covering hand)?
 
@@ -168,7 +198,7 @@ class LyingCardRules:
         seat = arms.seat_for(lay)
         if seat is None:
             return False
-        if back is not None and self._lay_there_before(tr, back):
+        if back is not None and self._lay_there_before(tr):
             return False
         return not self._brought_another(tr, seat, card_value(tr.name), lay)
 
@@ -202,9 +232,9 @@ class LyingCardRules:
             for play, by in self.plays_by_seat
         )
 
-    def _lay_there_before(self, tr: Track, back: float) -> bool:
-        """Was ``tr`` seen lying as it lies now, read as its face, before it went unseen
-        (a hand over it) until ``back``?
+    def _lay_there_before(self, tr: Track) -> bool:
+        """Was ``tr`` seen lying as it lies now, read as its face, before it last went
+        unseen (a hand over it; :attr:`vision.tracks.Track.lay_before`)?
 
         A hand that passes over a card lying on the pile and leaves it where it was
         put nothing down there: on an untidy pile the next player's covering hand
@@ -215,19 +245,11 @@ class LyingCardRules:
         no picture tells those apart, and a hand seldom puts a card square on a pile
         card that shows.
         """
-        before = [s for s in tr.sightings if s.t < back]
-        if len(before) < self.cfg.lay_before_sightings:
+        if tr.lay_before is None:
             return False
-        # The votes keep fewer looks than the sightings: those kept from before the gap
-        # all read its face; with none kept, it was never read as another.
-        n = min(len(tr.votes), len(tr.sightings))
-        looks = zip(list(tr.sightings)[-n:], [read for read, _ in list(tr.votes)[-n:]], strict=True)
-        read_then = [read for s, read in looks if s.t < back]
-        if any(read != tr.name for read in read_then) or (not read_then and tr.faces != {tr.name}):
+        face, then = tr.lay_before
+        if face != tr.name:
             return False
-        # Each side of the box the median over the looks before, as ``rest_box`` steadies
-        # the box now: a trained detector's box wanders by a few pixels.
-        then = tuple(statistics.median(s.box[k] for s in before) for k in range(4))
         now = self.state.tracker.rest_box(tr, self.state.layout.card_px, self.cfg.quiet_play_rest_s)
         return box_overlap(then, now) >= self.cfg.same_box_overlap
 

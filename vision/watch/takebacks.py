@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from vision.tracks import (
+    BACK,
     Track,
     TrackState,
 )
@@ -110,6 +111,22 @@ class TakeBackRules:
             and self.state.tracker.creeping(tr, card)
         )
 
+    def _put_on_it(self, tr: Track, t: float, card: float) -> bool:
+        """Is ``tr`` a face no pile card has, first seen on the pile since the top card
+        was last seen, and not judged yet: a card put down over the top card (a
+        covering hand), not the top card lifted (``covering-untidy-25fps`` seed 720,
+        plays of three, trained recogniser: Ann's red skip, put over Bob's red 2, hid
+        it while a pile card uncovered beside it showed; Bob's red 2 was taken back).
+        """
+        return (
+            tr.state is TrackState.FREE
+            and tr.name != BACK
+            and tr.last_t == t
+            and tr.first_t >= self.state.top_seen_t
+            and self.state.layout.discard.contains(*tr.xy)
+            and self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
+        )
+
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         if len(self.state.pile) < 2:
             return []
@@ -118,8 +135,10 @@ class TakeBackRules:
             self.state.top_seen_t = t
             self.state.below_since = None
             return []
-        if any(self._landing(tr, t, card) for tr in self.state.tracks):
-            return []  # a new card is landing: not a retraction
+        if any(
+            self._landing(tr, t, card) or self._put_on_it(tr, t, card) for tr in self.state.tracks
+        ):
+            return []  # a new card is landing, or lies on it: not a retraction
         below_tracks = [
             tr
             for tr in self.state.tracks
