@@ -95,9 +95,6 @@ class WatcherConfig:
     # (it brought that play; taken back since or not)
     lay_before_sightings: int = 3  # a card seen this often, read as its face, lying as it
     # lies now before a hand hid it lay there before: not put down by that hand
-    copy_wait_s: float = 0.4  # a pile card's face taken for a copy a hand put down is
-    # judged this long after it came to lie there, and not when a card of another value,
-    # no pile card's face, came then (the card that hand brought)
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
     # before it showed and not since, is a copy put on it (LandingRules.covered_copy)

@@ -331,18 +331,6 @@ def test_without_the_rule_the_pile_card_left_as_it_lay_passes_for_a_copy() -> No
     assert {"type": "play", "card": "green-4", "player": "Dee"} in out
 
 
-def test_the_card_a_hand_brought_tells_a_pile_card_uncovered_from_a_copy() -> None:
-    # Without the rule above, the green 8 Dee's hand brought (a face on no pile card,
-    # come as the green 4 showed again) still tells that the green 4 was uncovered.
-    lay_off = {"lay_before_sightings": 10**6}
-    out = pile_card_under_a_passing_hand(WatcherConfig.from_dict(lay_off))
-    assert {"type": "play", "card": "green-4", "player": "Dee"} not in out
-    # And with neither, nor the wait for that card, it passes for a copy.
-    off = WatcherConfig.from_dict({**lay_off, "copy_wait_s": 0.0, "one_play_per_arm_s": 0.0})
-    out = pile_card_under_a_passing_hand(off)
-    assert {"type": "play", "card": "green-4", "player": "Dee"} in out
-
-
 def half_a_pile_card_misread(config: WatcherConfig | None = None) -> list[dict[str, object]]:
     """Bob's green 8, then Ann's green 7 put on it, Ann's arm at the pile; half a
     second later the green 8's lower half, showing under the green 7, is read as a

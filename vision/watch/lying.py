@@ -123,8 +123,6 @@ class LyingCardRules:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
                 return False
-            if copy and not came_in and self._another_face_came(tr, t, card):
-                return False
             if not arrived and name in top.cards and not copy:
                 return False
         if arrived:
@@ -146,35 +144,6 @@ class LyingCardRules:
                 tr, t, card, self.cfg.quiet_play_rest_s, self.still_within(tr, card)
             )
             and tr.name_share() >= self.cfg.quiet_play_vote
-        )
-
-    def _another_face_came(self, tr: Track, t: float, card: float) -> bool:
-        """Did a card of another value, no pile card's face, come to lie on the pile
-        about when ``tr`` (a face of a pile card, taken for a copy a hand put down)
-        came to lie there, or may it still show (``copy_wait_s`` not yet passed)?
-
-        A hand brings one play, and a pile card's face seen again as a hand goes is
-        more often that card uncovered than a copy: the new face is what the hand put
-        down (``covering-untidy-25fps`` seed 720, plays of three, trained recogniser: a
-        Wild Draw Four three plays deep, uncovered as Ann's hand put a red skip down,
-        was played as a copy 0.04 s before the red skip first showed).
-        """
-        _back, lay = self._came_to_lie(tr)
-        if t - lay < self.cfg.copy_wait_s:
-            return True  # wait: the card the hand brought may show yet
-        value = card_value(tr.name)
-        zone = self.state.layout.discard
-        return any(
-            o is not tr
-            and o.name != BACK
-            and not o.settled
-            and card_value(o.name) != value
-            and abs(o.first_t - lay) <= self.cfg.one_play_per_arm_s
-            and t - o.last_t <= self.cfg.lost_s
-            and zone.contains(*o.xy)
-            and o.name_share() >= self.cfg.steady_vote
-            and self.state.near_pile_card(o, card, reach=self.cfg.pile_reach) is None
-            for o in self.state.tracks
         )
 
     def put_down_by_arm(self, tr: Track) -> bool:
@@ -212,25 +181,45 @@ class LyingCardRules:
 
     def arm_brought_another(self, tr: Track) -> bool:
         """Was the arm at the pile as ``tr`` came to lie there that of a seat that brought
-        a card of another value then (carried in view, or played: ``one_play_per_arm_s``)?"""
+        a card of another value then (carried in view, or played: ``one_play_per_arm_s``),
+        a face new to the pile?
+
+        A play of a face the pile held already (a copy put down, or a pile card
+        uncovered and taken for one) is no such evidence (``covering-untidy-25fps`` seed
+        720, plays of three, trained recogniser: a Wild Draw Four two deep, uncovered by
+        Ann's hand and played as a copy, would have hidden the red skip she put down).
+        """
         arms = self.state.arms
         _back, lay = self._came_to_lie(tr)
         seat = None if arms is None else arms.seat_for(lay)
         if seat is None:
             return False
-        return self._brought_another(tr, seat, card_value(tr.name), lay)
+        return self._brought_another(tr, seat, card_value(tr.name), lay, new_faces=True)
 
-    def _brought_another(self, tr: Track, seat: int, value: str, lay: float) -> bool:
+    def _brought_another(
+        self, tr: Track, seat: int, value: str, lay: float, *, new_faces: bool = False
+    ) -> bool:
         """Did ``seat``'s arm bring a card of another value than ``value`` about when
-        ``tr`` came to lie there (``lay``): carried in view, or a play of it, not taken
-        back before ``tr`` showed (then ``tr`` was put down in its place)?"""
+        ``tr`` came to lie there (``lay``): carried in view, or a play of it (``new_faces``:
+        of a face no earlier play had), not taken back before ``tr`` showed (then ``tr``
+        was put down in its place)?"""
         return self._carried_in_view(tr, seat, value, lay) or any(
             by == seat
             and abs(lay - play.t) <= self.cfg.one_play_per_arm_s
             and card_value(play.top) != value
             and (play.taken_back_t is None or play.taken_back_t > lay)
+            and not (new_faces and self._face_seen_before(play))
             for play, by in self.plays_by_seat
         )
+
+    def _face_seen_before(self, play: PileEntry) -> bool:
+        """Did a play under ``play`` on the pile have its top face?"""
+        for entry in self.state.pile:
+            if entry is play:
+                return False
+            if play.top in entry.cards:
+                return True
+        return False
 
     def _lay_there_before(self, tr: Track) -> bool:
         """Was ``tr`` seen lying as it lies now, read as its face, before it last went
