@@ -112,17 +112,20 @@ class TakeBackRules:
         )
 
     def _put_on_it(self, tr: Track, t: float, card: float) -> bool:
-        """Is ``tr`` a face no pile card has, first seen on the pile since the top card
-        was last seen, and not judged yet: a card put down over the top card (a
-        covering hand), not the top card lifted (``covering-untidy-25fps`` seed 720,
-        plays of three, trained recogniser: Ann's red skip, put over Bob's red 2, hid
-        it while a pile card uncovered beside it showed; Bob's red 2 was taken back).
+        """Is ``tr`` a face no pile card has, first seen on the pile within
+        ``copy_hides_top_s`` after the top card was last seen, and not judged yet: a
+        card put down over the top card (a covering hand), not the top card lifted
+        (``covering-untidy-25fps`` seed 720, plays of three, trained recogniser: Ann's
+        red skip, put over Bob's red 2, hid it while a pile card uncovered beside it
+        showed; Bob's red 2 was taken back). A card first seen a while later is the next
+        play, after a take-back seen late (seed 647, true boxes: Dee's red 1).
         """
         return (
             tr.state is TrackState.FREE
             and tr.name != BACK
             and tr.last_t == t
-            and tr.first_t >= self.state.top_seen_t
+            # First seen as the top card went unseen (it hid it), not a while after.
+            and 0.0 <= tr.first_t - self.state.top_seen_t <= self.cfg.copy_hides_top_s
             and self.state.layout.discard.contains(*tr.xy)
             and self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is None
         )
