@@ -97,7 +97,9 @@ class WatcherConfig:
     # lies now before a hand hid it lay there before: not put down by that hand
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
-    # before it showed and not since, is a copy put on it (LandingRules.covered_copy)
+    # before it showed and not since, is a copy put on it (LandingRules.covered_copy);
+    # a face new to the pile first seen this soon after the top went unseen lies on it,
+    # and holds off a take-back (TakeBackRules._put_on_it)
     deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
     # card's too; never the one just under the top, which a take-back uncovers)
     copy_over_top: float = 0.5  # ... and, deeper than the card just under the top, its

@@ -132,8 +132,8 @@ class LyingCardRules:
         ):
             return False
         if not put_down and self.arm_brought_another(tr):
-            # The arm at the pile as it showed brought a card of another value: a hand
-            # brings one play; this is a pile card it uncovered, misread
+            # The arm at the pile as it came to lie there brought a card of another
+            # value: a hand brings one play; this is a pile card it uncovered, misread
             # (``shaky-untidy-28fps`` seed 602, trained recogniser: the lower half of a
             # yellow 8 under Ann's yellow 7, read as a yellow 4).
             return False
