@@ -144,6 +144,7 @@ class WatcherConfig:
     strip_off_top: float = 0.2  # colour this near the top card's middle is that card's
     fan_tail_beyond: float = 0.1  # a fan's tail lies at least this beyond its lowest card
     fan_tail_angle_deg: float = 30.0  # ... within this angle of the fan's line
+    fan_end_reach: float = 0.3  # ink looked for this near a fan's end (a step past its lowest card)
     amend_before_s: float = 0.6  # a lower card first seen this long before the play amends it
     seat_travel: float = 0.3  # a card first seen on the pile that moved this far: from there
 

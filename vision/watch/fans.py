@@ -270,7 +270,10 @@ class SeveralCardRules:
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
             >= self.cfg.strip_off_top * card
         ]
-        strips += self._fan_tail(patches, spots, strips, have, top_xy, value, card)
+        tail = self._fan_tail(patches, spots, strips, have, top_xy, value, card)
+        if not tail:
+            tail = self._fan_end(spots, strips, have, top_xy, value, t, card)
+        strips += tail
         # The colour of a face the pile holds already there is that card: on an untidy
         # pile a card of the value played often lies in view, and a covering hand that
         # hid it as it put the new card down shows its colour again as it leaves
@@ -317,6 +320,45 @@ class SeveralCardRules:
             tail.append((f"{p.color}-{value}", p.xy))
             taken.add(p.color)
         return tail
+
+    def _fan_end(
+        self,
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+        value: str,
+        t: float,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The fan goes on past where its strips are looked for: a new colour one fan
+        step beyond its lowest card seen (the step between the cards seen), within
+        ``fan_end_reach``, no card of the fan has, is one more card of it.
+
+        A fan's lowest card is the one played on the pile (its colour is the pile's
+        more often than not), and of a card put on its own colour only the part lying
+        beyond the old top card shows new ink: at the far end of the fan, farther from
+        the top card than ``strip_reach`` when the fan is spread (``house`` seed 654,
+        plays of three: Bob's red 6, green 6 and blue 6 on a red 9, the red 6 found by
+        no box and by no colour near the top).
+        """
+        lower = [*spots[:-1], *(xy for _, xy in strips)]
+        if not lower or self.state.pile_colors is None:
+            return []
+        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        n = len(lower)
+        end = (far[0] + (far[0] - top_xy[0]) / n, far[1] + (far[1] - top_xy[1]) / n)
+        patches = self.state.pile_colors.new_colors(
+            end,
+            self.cfg.fan_end_reach * card,
+            since=self.state.pile_changed_t,
+            before=self.state.before_it_came(t),
+        )
+        taken = have | {card_color(f) for f, _ in strips}
+        for p in patches or []:
+            if p.color not in taken and p.area >= self.cfg.fan_tail_area:
+                return [(f"{p.color}-{value}", p.xy)]
+        return []
 
     def amendment(self, t: float, card: float) -> list[dict[str, object]]:
         """A card put down with the last play, seen only once the hand left: amend it.

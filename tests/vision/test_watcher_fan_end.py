@@ -1,0 +1,95 @@
+"""A fan's lowest card found by the new ink at the fan's far end
+(``SeveralCardRules._fan_end``): the lowest card of a fan lies on the pile's colour
+more often than not, and then shows new ink only beyond the old top card, farther
+from the fan's top card than its strips are looked for (``house`` seed 654, plays of
+three: Bob's red 6, green 6 and blue 6 on a red 9). Same made-up table as
+``test_watcher.py``; the picture is a stand-in that knows where each new ink lies."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tests.vision.test_watcher import (
+    CENTER,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    feed,
+    kinds,
+    started,
+)
+from vision.pile_colors import ColorPatch
+from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
+
+#: How far apart the fan's cards lie: its end lies beyond ``strip_reach`` of the top.
+SPREAD = 40.0
+
+
+class PictureAt:
+    """A stand-in for :class:`vision.pile_colors.PileColors` that knows where the new
+    ink lies: asked about a circle, it gives the patches whose middles lie in it, the
+    starter card's red for the flip (asked since ever), ``patches`` after it."""
+
+    def __init__(self, patches: list[ColorPatch]) -> None:
+        self.patches = patches
+
+    def _now(self, since: float) -> list[ColorPatch]:
+        return [at("red", 0.5, 0.0)] if since == -math.inf else self.patches
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float, **_: Any
+    ) -> list[ColorPatch] | None:
+        found = [p for p in self._now(since) if math.dist(p.xy, near) <= radius]
+        return sorted(found, key=lambda p: -p.area)
+
+    def changed_area(
+        self, near: tuple[float, float], radius: float, *, since: float, **_: Any
+    ) -> float | None:
+        return sum(p.area for p in self._now(since) if math.dist(p.xy, near) <= radius)
+
+
+def at(color: str, area: float, dx: float) -> ColorPatch:
+    return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))
+
+
+def fan_on_a_red_9(end_ink: list[ColorPatch], config: WatcherConfig | None = None) -> list[Any]:
+    """Bob puts a green 6 and a blue 6 down together on the red 9, fanned; the
+    recogniser sees those two. The picture shows their inks, and ``end_ink`` where
+    else it says. The events after the flip."""
+    table = started("red-9")
+    table.bring(["green-6", "blue-6"], SEAT_EDGE["Bob"], spread=SPREAD)
+    table.still(20)
+    own = [at("green", 0.3, -SPREAD / 2), at("blue", 0.5, SPREAD / 2)]
+    picture = PictureAt([*own, *end_ink])
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, config, pile_colors=picture)))[1:]
+
+
+#: Red ink a fan's step beyond the green 6 (the lower card seen), past the strips' reach.
+RED_AT_THE_END = at("red", 0.06, -SPREAD / 2 - SPREAD - 5)
+
+
+def test_red_ink_at_the_fan_s_end_is_its_lowest_card() -> None:
+    config = WatcherConfig()
+    top = (CENTER[0] + SPREAD / 2, CENTER[1])
+    assert math.dist(RED_AT_THE_END.xy, top) > config.strip_reach * LAYOUT.card_px
+    assert fan_on_a_red_9([RED_AT_THE_END]) == [
+        {"type": "play", "cards": ["red-6", "green-6", "blue-6"], "player": "Bob"}
+    ]
+
+
+def test_without_the_look_at_the_end_the_red_6_is_missed() -> None:
+    off = WatcherConfig.from_dict({"fan_end_reach": 0.0})
+    assert fan_on_a_red_9([RED_AT_THE_END], off) == [
+        {"type": "play", "cards": ["green-6", "blue-6"], "player": "Bob"}
+    ]
+
+
+def test_a_speck_or_a_colour_of_the_fan_at_its_end_is_no_card() -> None:
+    two = [{"type": "play", "cards": ["green-6", "blue-6"], "player": "Bob"}]
+    assert fan_on_a_red_9([at("red", 0.01, -SPREAD / 2 - SPREAD - 5)]) == two
+    assert fan_on_a_red_9([at("green", 0.2, -SPREAD / 2 - SPREAD - 5)]) == two
+    # Red ink off the fan's line is no card of it.
+    off_line = ColorPatch("red", 0.06, (CENTER[0] - SPREAD / 2, CENTER[1] + SPREAD * 1.5))
+    assert fan_on_a_red_9([off_line]) == two
