@@ -71,6 +71,7 @@ from vision.tracks import (
     card_value,
 )
 from vision.watch.draws import DrawRules
+from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
 from vision.watch.plays import PlayRules
 from vision.watch.seats import SeatRules
@@ -162,8 +163,9 @@ class Watcher:
         self.state = WatcherState(layout, [], cfg, pile_colors)
         self.seat_players(players, layout)
         self.seats = SeatRules(self.state)
-        self.fans = SeveralCardRules(self.state)
-        self.plays = PlayRules(self.state, self.seats, self.fans)
+        self.fan_colors = FanColorRules(self.state)
+        self.fans = SeveralCardRules(self.state, self.fan_colors)
+        self.plays = PlayRules(self.state, self.seats, self.fans, self.fan_colors)
         self.draws = DrawRules(self.state, self.seats)
         self.takebacks = TakeBackRules(self.state)
         #: When each event of the last :meth:`update` happened, in order: a play of a

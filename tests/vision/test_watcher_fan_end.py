@@ -1,9 +1,10 @@
 """A fan's lowest card found by the new ink at the fan's far end
-(``SeveralCardRules._fan_end``): the lowest card of a fan lies on the pile's colour
-more often than not, and then shows new ink only beyond the old top card, farther
-from the fan's top card than its strips are looked for (``house`` seed 654, plays of
-three: Bob's red 6, green 6 and blue 6 on a red 9). Same made-up table as
-``test_watcher.py``; the picture is a stand-in that knows where each new ink lies."""
+(``FanColorRules._fan_end``, :mod:`vision.watch.fan_colors`): the lowest card of a
+fan lies on the pile's colour more often than not, and then shows new ink only
+beyond the old top card, farther from the fan's top card than its strips are looked
+for (``house`` seed 654, plays of three: Bob's red 6, green 6 and blue 6 on a red 9).
+Same made-up table as ``test_watcher.py``; the picture is a stand-in that knows
+where each new ink lies."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from vision.tracks import (
     card_color,
     card_value,
 )
+from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules
 from vision.watch.lying import LyingCardRules
@@ -37,11 +38,18 @@ class PlayRules:
     whether a lost track was a back that landed (:meth:`back_landed`) or a card lost
     on its way in (:meth:`lost_arriving`)."""
 
-    def __init__(self, state: WatcherState, seats: SeatRules, fans: SeveralCardRules) -> None:
+    def __init__(
+        self,
+        state: WatcherState,
+        seats: SeatRules,
+        fans: SeveralCardRules,
+        colors: FanColorRules,
+    ) -> None:
         self.state = state
         self.cfg = state.cfg
         self.seats = seats
         self.fans = fans
+        self.colors = colors
         self.landing = LandingRules(state)
         # When each event of the last step happened (by the event's identity), where
         # that was before the step's frame: see :meth:`happened`.
@@ -275,14 +283,16 @@ class PlayRules:
         for face, xy in self.fans.fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
-        strips, inks = self.fans.strip_cards(names, spots, t, card, top_seen=group[-1].last_t == t)
+        strips, inks = self.colors.strip_cards(
+            names, spots, t, card, top_seen=group[-1].last_t == t
+        )
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
             keep = [
                 i
                 for i, n in enumerate(names[:-1])
-                if self.fans.inked_or_changed(n, spots[i], names[-1], inks, t, card)
+                if self.colors.inked_or_changed(n, spots[i], names[-1], inks, t, card)
             ]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]

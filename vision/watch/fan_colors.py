@@ -1,0 +1,199 @@
+"""The lower cards of a fan read by the colours that came onto the pile: strips of a
+new colour beside the top card, a sliver beyond the fan's lowest card, the fan's far
+end; and whether a lower card's colour came beside the top card at all.
+
+Apart from :mod:`vision.watch.fans` (which cards were put down together, by their
+tracks and boxes); both answer the play rules (:mod:`vision.watch.plays`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from tracker.cards import COLORS
+from vision.pile_probe import ColorPatch
+from vision.tracks import card_color, card_value
+from vision.watch.state import WatcherState
+
+
+class FanColorRules:
+    """Lower cards of a fan by their colour (:meth:`strip_cards`), and a lower card
+    read from the boxes checked against the new ink (:meth:`inked`,
+    :meth:`inked_or_changed`)."""
+
+    def __init__(self, state: WatcherState) -> None:
+        self.state = state
+        self.cfg = state.cfg
+
+    def strip_cards(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        t: float,
+        card: float,
+        *,
+        top_seen: bool = True,
+    ) -> tuple[list[tuple[str, tuple[float, float]]], dict[str, float] | None]:
+        """Lower cards of a fan seen by their colour: a card colour that came onto the
+        pile beside the top card since the pile last lay still, in a strip no card of
+        the play accounts for, is a card of the play's value in that colour.
+
+        Also gives the area of each new colour there (``None`` when the picture
+        cannot tell). Only with a :class:`PileColorProbe`, and not under a wild
+        (wilds have no colour of their own to tell them by). A top card lost from
+        sight as it landed (``top_seen`` false) lies where its colour came, not
+        where it was last seen.
+        """
+        top = names[-1]
+        color = card_color(top)
+        if self.state.pile_colors is None or not self.state.pile or color not in COLORS:
+            return [], None
+        top_xy = spots[-1]
+        patches = self.state.pile_colors.new_colors(
+            top_xy,
+            self.cfg.strip_reach * card,
+            since=self.state.pile_changed_t,
+            before=self.state.before_it_came(t),
+        )
+        if patches is None:
+            return [], None
+        own = [p for p in patches if p.color == color]
+        if not top_seen and own:
+            top_xy = max(own, key=lambda p: p.area).xy
+        have = {card_color(n) for n in names}
+        value = card_value(top)
+        # A card put down on one of its colour changes the picture only where its
+        # oval and figure fall: less of its ink shows as new.
+        under = card_color(self.state.pile[-1].top)
+        strips = [
+            (f"{p.color}-{value}", p.xy)
+            for p in patches
+            if p.color not in have
+            and p.area >= (self.cfg.strip_area_on_own if p.color == under else self.cfg.strip_area)
+            # Colour over the top card itself is that card, misread: no strip.
+            and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
+            >= self.cfg.strip_off_top * card
+        ]
+        tail = self._fan_tail(patches, spots, strips, have, top_xy, value, card)
+        if not tail:
+            tail = self._fan_end(spots, strips, have, top_xy, value, t, card)
+        strips += tail
+        # The colour of a face the pile holds already there is that card: on an untidy
+        # pile a card of the value played often lies in view, and a covering hand that
+        # hid it as it put the new card down shows its colour again as it leaves
+        # (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
+        # taken for the lower card of Dee's blue 7).
+        strips = [(f, xy) for f, xy in strips if not self.state.pile_card_at(f, xy, card)]
+        return strips, {p.color: p.area for p in patches}
+
+    def _fan_tail(
+        self,
+        patches: list[ColorPatch],
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+        value: str,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The fan goes on: a smaller patch of a new colour beyond a fan's lowest card
+        and in line with it is one more card of it, mostly covered (the third card of
+        a fan shows only a sliver)."""
+        lower = [*spots[:-1], *(xy for _, xy in strips)]
+        if not lower:
+            return []
+        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        reach = math.dist(far, top_xy)
+        if reach <= 0.0:
+            return []
+        taken = have | {card_color(f) for f, _ in strips}
+        tail: list[tuple[str, tuple[float, float]]] = []
+        for p in sorted(patches, key=lambda p: -p.area):
+            d = math.dist(p.xy, top_xy)
+            if (
+                p.color in taken
+                or p.area < self.cfg.fan_tail_area
+                or d < reach + self.cfg.fan_tail_beyond * card
+            ):
+                continue
+            along = (p.xy[0] - top_xy[0]) * (far[0] - top_xy[0]) + (p.xy[1] - top_xy[1]) * (
+                far[1] - top_xy[1]
+            )
+            if along < d * reach * math.cos(math.radians(self.cfg.fan_tail_angle_deg)):
+                continue  # not in line with the fan
+            tail.append((f"{p.color}-{value}", p.xy))
+            taken.add(p.color)
+        return tail
+
+    def _fan_end(
+        self,
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+        value: str,
+        t: float,
+        card: float,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The fan goes on past where its strips are looked for: a new colour one fan
+        step beyond its lowest card seen (the step between the cards seen), within
+        ``fan_end_reach``, no card of the fan has, is one more card of it.
+
+        A fan's lowest card is the one played on the pile (its colour is the pile's
+        more often than not), and of a card put on its own colour only the part lying
+        beyond the old top card shows new ink: at the far end of the fan, farther from
+        the top card than ``strip_reach`` when the fan is spread (``house`` seed 654,
+        plays of three: Bob's red 6, green 6 and blue 6 on a red 9, the red 6 found by
+        no box and by no colour near the top).
+        """
+        lower = [*spots[:-1], *(xy for _, xy in strips)]
+        if not lower or self.state.pile_colors is None:
+            return []
+        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        n = len(lower)
+        end = (far[0] + (far[0] - top_xy[0]) / n, far[1] + (far[1] - top_xy[1]) / n)
+        reach = self.cfg.fan_end_reach * card
+        patches = self.state.pile_colors.new_colors(
+            end,
+            reach,
+            since=self.state.pile_changed_t,
+            before=self.state.before_it_came(t),
+        )
+        taken = have | {card_color(f) for f, _ in strips}
+        for p in patches or []:
+            if (
+                p.color not in taken
+                and p.area >= self.cfg.fan_tail_area
+                and math.dist(p.xy, end) <= reach  # its ink's middle: at the fan's end
+            ):
+                return [(f"{p.color}-{value}", p.xy)]
+        return []
+
+    def inked_or_changed(
+        self,
+        face: str,
+        xy: tuple[float, float],
+        top: str,
+        inks: dict[str, float],
+        t: float,
+        card: float,
+    ) -> bool:
+        """:meth:`inked`, or ``face`` is of the old top card's colour and the picture
+        changed where it lies (``own_color_change``,
+        :meth:`vision.watch.state.WatcherState.middle_changed`), as a top card put on
+        its own colour is judged."""
+        if self.inked(face, top, inks):
+            return True
+        if not self.state.pile or card_color(face) != card_color(self.state.pile[-1].top):
+            return False
+        changed = self.state.middle_changed(xy, card, self.state.before_it_came(t))
+        return changed is not None and changed >= self.cfg.own_color_change
+
+    def inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
+        """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
+        came beside it? One of its colour, or a wild, could; another colour needs
+        ``lower_ink_area`` of its own."""
+        color = card_color(face)
+        if color not in COLORS or color == card_color(top):
+            return True
+        return inks.get(color, 0.0) >= self.cfg.lower_ink_area
