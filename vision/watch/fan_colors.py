@@ -9,11 +9,45 @@ tracks and boxes); both answer the play rules (:mod:`vision.watch.plays`).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from tracker.cards import COLORS
 from vision.pile_probe import ColorPatch
 from vision.tracks import card_color, card_value
 from vision.watch.state import WatcherState
+
+
+@dataclass(frozen=True)
+class FanLine:
+    """The fan as its strips leave it: the top card, the lower cards' spots (seen and
+    found by a strip) and the farthest of them, and the colours it holds already."""
+
+    top_xy: tuple[float, float]
+    lower: tuple[tuple[float, float], ...]
+    taken: frozenset[str]
+
+    @classmethod
+    def of(
+        cls,
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        have: set[str],
+        top_xy: tuple[float, float],
+    ) -> FanLine:
+        """``spots``: the play's cards, its top card last; ``have``: their colours.
+
+        >>> strips = [("red-5", (0.0, 2.0))]
+        >>> line = FanLine.of([(0.0, 1.0), (0.0, 0.0)], strips, {"blue"}, (0.0, 0.0))
+        >>> line.far, sorted(line.taken)
+        ((0.0, 2.0), ['blue', 'red'])
+        """
+        taken = frozenset(have | {card_color(f) for f, _ in strips})
+        return cls(top_xy, (*spots[:-1], *(xy for _, xy in strips)), taken)
+
+    @property
+    def far(self) -> tuple[float, float]:
+        """The lower card farthest from the top card (the fan's last seen)."""
+        return max(self.lower, key=lambda xy: math.dist(xy, self.top_xy))
 
 
 class FanColorRules:
@@ -74,10 +108,10 @@ class FanColorRules:
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
             >= self.cfg.strip_off_top * card
         ]
-        tail = self._fan_tail(patches, spots, strips, have, top_xy, value, card)
-        if not tail:
-            tail = self._fan_end(spots, strips, have, top_xy, value, t, card)
-        strips += tail
+        line = FanLine.of(spots, strips, have, top_xy)
+        if line.lower:
+            tail = self._fan_tail(patches, line, value, card)
+            strips += tail or self._fan_end(line, value, t, card)
         # The colour of a face the pile holds already there is that card: on an untidy
         # pile a card of the value played often lies in view, and a covering hand that
         # hid it as it put the new card down shows its colour again as it leaves
@@ -89,24 +123,18 @@ class FanColorRules:
     def _fan_tail(
         self,
         patches: list[ColorPatch],
-        spots: list[tuple[float, float]],
-        strips: list[tuple[str, tuple[float, float]]],
-        have: set[str],
-        top_xy: tuple[float, float],
+        line: FanLine,
         value: str,
         card: float,
     ) -> list[tuple[str, tuple[float, float]]]:
         """The fan goes on: a smaller patch of a new colour beyond a fan's lowest card
         and in line with it is one more card of it, mostly covered (the third card of
         a fan shows only a sliver)."""
-        lower = [*spots[:-1], *(xy for _, xy in strips)]
-        if not lower:
-            return []
-        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
+        top_xy, far = line.top_xy, line.far
         reach = math.dist(far, top_xy)
         if reach <= 0.0:
             return []
-        taken = have | {card_color(f) for f, _ in strips}
+        taken = set(line.taken)
         tail: list[tuple[str, tuple[float, float]]] = []
         for p in sorted(patches, key=lambda p: -p.area):
             d = math.dist(p.xy, top_xy)
@@ -127,10 +155,7 @@ class FanColorRules:
 
     def _fan_end(
         self,
-        spots: list[tuple[float, float]],
-        strips: list[tuple[str, tuple[float, float]]],
-        have: set[str],
-        top_xy: tuple[float, float],
+        line: FanLine,
         value: str,
         t: float,
         card: float,
@@ -146,11 +171,9 @@ class FanColorRules:
         plays of three: Bob's red 6, green 6 and blue 6 on a red 9, the red 6 found by
         no box and by no colour near the top).
         """
-        lower = [*spots[:-1], *(xy for _, xy in strips)]
-        if not lower or self.state.pile_colors is None:
+        if self.state.pile_colors is None:
             return []
-        far = max(lower, key=lambda xy: math.dist(xy, top_xy))
-        n = len(lower)
+        top_xy, far, n = line.top_xy, line.far, len(line.lower)
         end = (far[0] + (far[0] - top_xy[0]) / n, far[1] + (far[1] - top_xy[1]) / n)
         reach = self.cfg.fan_end_reach * card
         patches = self.state.pile_colors.new_colors(
@@ -159,10 +182,9 @@ class FanColorRules:
             since=self.state.pile_changed_t,
             before=self.state.before_it_came(t),
         )
-        taken = have | {card_color(f) for f, _ in strips}
         for p in patches or []:
             if (
-                p.color not in taken
+                p.color not in line.taken
                 and p.area >= self.cfg.fan_tail_area
                 and math.dist(p.xy, end) <= reach  # its ink's middle: at the fan's end
             ):
