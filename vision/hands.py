@@ -202,21 +202,27 @@ class ArmWatch:
 
         Votes over the sightings of the last ``last_s`` seconds before the latest
         one in the window (an arm leaving the pile, not the one before it); when no
-        seat has ``min_frames`` of them there (a stray sighting last), over the
-        whole window.
+        seat has ``min_frames`` of them there (a stray sighting last), the latest
+        arm seen that often: counted back from the latest sighting, the first seat
+        to reach ``min_frames`` (not the whole window's most seen: the arm of the
+        play before, seen as long, is not the one that left a card now).
         """
         seen = [s for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
         if len(seen) < self.cfg.min_frames:
             return None
         last = seen[-1].t
-        for since in (last - self.cfg.last_s, t0):
-            votes: dict[int, int] = {}
-            for s in seen:
-                if s.t >= since:
-                    votes[s.seat] = votes.get(s.seat, 0) + 1
-            seat = max(votes, key=lambda k: votes[k])
-            if votes[seat] >= self.cfg.min_frames:
-                return seat
+        votes: dict[int, int] = {}
+        for s in seen:
+            if s.t >= last - self.cfg.last_s:
+                votes[s.seat] = votes.get(s.seat, 0) + 1
+        seat = max(votes, key=lambda k: votes[k])
+        if votes[seat] >= self.cfg.min_frames:
+            return seat
+        back: dict[int, int] = {}
+        for s in reversed(seen):
+            back[s.seat] = back.get(s.seat, 0) + 1
+            if back[s.seat] >= self.cfg.min_frames:
+                return s.seat
         return None
 
     def seat_for(self, first_t: float) -> int | None:

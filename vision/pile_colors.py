@@ -118,6 +118,11 @@ class PileColors:
 
     The pile *lies still* once the picture around it has not changed for
     ``settle_s``: a hand holding a card still for a moment does not last that long.
+    Nor does a picture with a hand in it, unless it holds still for
+    ``still_hand_s`` more: what changed since the pile last lay still, no card ink,
+    reaching in from the picture's edge, ``still_hand_area`` card faces or more (a
+    covering hand that pauses over the pile hides the cards under it, which would
+    show as new when it leaves; whatever holds still that long is the table's).
     What changed since then, in the colour of card ink, is what was put down (or a
     hand, whose skin is no ink colour). The draw pile is left out: its top card
     moves a little with every draw.
@@ -135,8 +140,12 @@ class PileColors:
         recent_s: float = 3.0,
         max_shake_px: float = 8.0,
         light_window_s: float = 10.0,
+        still_hand_area: float = 0.2,
+        still_hand_s: float = 1.5,
     ) -> None:
         self.layout = layout
+        self.still_hand_area = still_hand_area
+        self.still_hand_s = still_hand_s
         # The light (light_gain) from the whitest the pile has been this long.
         self.light_window_s = light_window_s
         self._whites: deque[tuple[float, float]] = deque()
@@ -179,6 +188,7 @@ class PileColors:
         self._recent: deque[tuple[float, _Look]] = deque()
         self.recent_s = recent_s
         self._run_kept = False  # the current still spell has its entry in _still
+        self._run_hand: bool | None = None  # the current still spell has a hand in it
 
     def _look(self, frame_bgr: Image, t: float) -> _Look:
         crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
@@ -235,12 +245,25 @@ class PileColors:
         while t - self._recent[0][0] > self.recent_s:
             self._recent.popleft()
         if self._run is None or int(self._changed(now, self._run).sum()) > self.changed_px:
-            self._run, self._run_t0, self._run_kept = now, t, False
+            self._run, self._run_t0, self._run_kept, self._run_hand = now, t, False, None
         elif t - self._run_t0 >= self.settle_s:
+            if self._run_hand is None:
+                self._run_hand = self._holds_hand(now)
+            if self._run_hand and t - self._run_t0 < self.settle_s + self.still_hand_s:
+                return
             if self._run_kept:
                 self._still.pop()
             self._still.append((t, now))
             self._run_kept = True
+
+    def _holds_hand(self, now: _Look) -> bool:
+        """What changed since the pile last lay still, no card ink, reaching in from
+        the picture's edge: ``still_hand_area`` card faces or more."""
+        if not self._still:
+            return False
+        changed = self._changed(now, self._still[-1][1])
+        hand = _reaching_edge(self._joined(changed & (now.colors == 0)))
+        return int(hand.sum()) >= self.still_hand_area * self._card_area_px
 
     def _hand(self, changed: npt.NDArray[np.bool_], now: _Look) -> npt.NDArray[np.bool_]:
         """Where a hand or arm lies, with a margin: changed pixels that reach the edge

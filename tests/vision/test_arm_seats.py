@@ -34,3 +34,14 @@ def test_a_stray_sighting_last_does_not_hide_the_arm_before_it() -> None:
     arms = _watch([(1.0, 1.44, 3), (2.04, 2.04, 1)])
     assert arms.seat_between(0.0, 2.3) == 3  # one frame of another arm is no seat either
     assert _watch([(2.04, 2.04, 3)]).seat_between(0.0, 2.3) is None
+
+
+def test_after_a_stray_sighting_the_latest_arm_not_the_most_seen() -> None:
+    # covering-untidy-25fps seed 604 (trained recogniser): Cy's arm played a yellow 7
+    # (13 frames), Dee's brought a yellow 8 (12 frames) and one frame of it was seen
+    # half a second later. The whole window's votes tied and gave Cy's seat, whose
+    # yellow 7 then counted as the card that arm brought: the yellow 8 was lost.
+    arms = _watch([(0.0, 0.48, 2), (1.0, 1.44, 3), (2.04, 2.04, 3)])
+    assert arms.seat_between(0.0, 2.3) == 3
+    arms = _watch([(0.0, 0.8, 2), (1.0, 1.44, 3), (2.04, 2.04, 1)])  # the older arm seen longer
+    assert arms.seat_between(0.0, 2.3) == 3
