@@ -281,3 +281,21 @@ def test_a_card_put_over_the_top_beside_a_pile_card_uncovered_is_no_take_back() 
         out += w.update(frame_detections(frame), i / FPS)
     assert out[-1] == {"type": "play", "card": "green-9", "player": "Cy"}
     assert {"type": "undo"} not in out
+
+
+def test_a_copy_put_down_beside_the_pile_just_past_its_zone_is_a_play() -> None:
+    # Bob's covering hand puts a second green 4 beside Ann's, its middle 8 px past the
+    # pile's zone (an untidy pile outgrows it) and a card length from Ann's: never
+    # seen travelling, it was carried there by the arm at the pile (covering-untidy-25fps
+    # seed 606, trained recogniser: Cy's green 4 beside Bob's).
+    assert LAYOUT.discard.x2 < 401.0 < LAYOUT.discard.x2 + 0.2 * LAYOUT.card_px
+    table, first_covered = covered_after(
+        "green-5",
+        [("green-4", "Ann", CENTER)],
+        [lying("green-4", *CENTER), lying("green-4", 401.0, CENTER[1])],
+    )
+    out = watch_covered(table, first_covered, PLAYERS.index("Bob"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
+    assert [e["type"] for e in out] == ["flip", "play", "play"]
+    # No arm at the pile then: a card that was not put down there.
+    assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip", "play"]

@@ -22,13 +22,22 @@ class LandingRules:
 
     def on_pile(self, tr: Track, card: float) -> bool:
         """Does ``tr`` lie on the discard pile: in its zone, or carried there and resting
-        just beyond it (an untidy pile outgrows the zone a calibration drew)?"""
+        just beyond it (an untidy pile outgrows the zone a calibration drew)?
+
+        Carried there: seen travelling, or first seen as an arm was at the pile (a
+        covering hand hides the card until it lies there: ``covering-untidy-25fps``
+        seed 606, trained recogniser, Cy's green 4 put beside Bob's, 0.1 card lengths
+        beyond the zone, was never judged).
+        """
         zone = self.state.layout.discard
         if zone.contains(*tr.xy):
             return True
-        return tr.max_travel >= self.cfg.arrived_travel * card and zone.contains(
-            *tr.xy, margin=self.cfg.rest_margin * card
-        )
+        if not zone.contains(*tr.xy, margin=self.cfg.rest_margin * card):
+            return False
+        if tr.max_travel >= self.cfg.arrived_travel * card:
+            return True
+        arms = self.state.arms
+        return arms is not None and arms.seat_for(tr.first_t) is not None
 
     def airborne(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr``, still over the pile, a card held or falling above it?

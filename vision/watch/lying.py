@@ -118,7 +118,11 @@ class LyingCardRules:
                 sx, sy = top.spots[-1]
                 return came_in or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
-            copy = put_down and again is not None and self.landing.covered_copy(tr, again, card)
+            # Put down by an arm: a copy of a pile card's face, lying otherwise than it
+            # (a covering hand put it down), or where no card of its face lies (beside
+            # it: ``covering-untidy-25fps`` seed 606, trained recogniser, Cy's green 4
+            # put beside Bob's).
+            copy = put_down and (again is None or self.landing.covered_copy(tr, again, card))
             if not came_in and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
