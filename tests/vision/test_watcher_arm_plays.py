@@ -418,3 +418,25 @@ def test_a_pile_card_a_hand_carried_another_card_over_is_not_put_down_again() ->
     found_again = max((tr for tr in w.state.tracks if tr.name == "green-4"), key=lambda tr: tr.id)
     assert found_again.back_t is not None and found_again.back_t > found_again.first_t + 1.0
     assert not w.plays.lying.put_down_by_arm(found_again)
+
+
+def test_a_card_played_long_before_by_that_arm_was_not_carried_by_it_now() -> None:
+    # Bob carries a green 1 in view onto the pile; four seconds later his covering
+    # hand puts a green 4 beside it. The green 1, seen lying there all the while, is no
+    # card that arm carried in view now (shaky-untidy-28fps seed 606, trained
+    # recogniser: Cy's blue 4 lost so).
+    table = started("green-5")
+    table.bring(["green-1"], SEAT_EDGE["Bob"], CENTER)
+    table.still(120)
+    arm_from = len(table.frames)
+    table.still(10, covered=True)
+    for _ in range(40):
+        table.frames.append(
+            [
+                lying("green-1", *CENTER),
+                lying("green-4", CENTER[0] + 30, CENTER[1] - 5, across=True),
+            ]
+        )
+    out = watched(table, "Bob", arm_from, arm_from + 12)
+    assert [e["type"] for e in out] == ["flip", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
