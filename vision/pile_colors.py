@@ -118,11 +118,11 @@ class PileColors:
 
     The pile *lies still* once the picture around it has not changed for
     ``settle_s``: a hand holding a card still for a moment does not last that long.
-    Nor does a picture with a hand in it, unless it holds still for
-    ``still_hand_s`` more: what changed since the pile last lay still, no card ink,
-    reaching in from the picture's edge, ``still_hand_area`` card faces or more (a
-    covering hand that pauses over the pile hides the cards under it, which would
-    show as new when it leaves; whatever holds still that long is the table's).
+    A still picture with a hand in it (what changed since the pile last lay still
+    without one: no card ink, reaching in from the picture's edge, ``still_hand_area``
+    card faces or more) is the last choice: a covering hand that pauses over the pile
+    hides the cards under it, which would show as new when it leaves. It is used only
+    when the pile lay still with no hand in it at no time asked about.
     What changed since then, in the colour of card ink, is what was put down (or a
     hand, whose skin is no ink colour). The draw pile is left out: its top card
     moves a little with every draw.
@@ -141,11 +141,9 @@ class PileColors:
         max_shake_px: float = 8.0,
         light_window_s: float = 10.0,
         still_hand_area: float = 0.2,
-        still_hand_s: float = 1.5,
     ) -> None:
         self.layout = layout
         self.still_hand_area = still_hand_area
-        self.still_hand_s = still_hand_s
         # The light (light_gain) from the whitest the pile has been this long.
         self.light_window_s = light_window_s
         self._whites: deque[tuple[float, float]] = deque()
@@ -183,8 +181,9 @@ class PileColors:
         self._run_t0 = 0.0
         self._now: _Look | None = None
         # The pile as it last lay still in each of the last few still spells:
-        # (when, picture), the newest last; and every picture of the last seconds.
-        self._still: deque[tuple[float, _Look]] = deque(maxlen=history)
+        # (when, picture, a hand in it), the newest last; and every picture of the
+        # last seconds.
+        self._still: deque[tuple[float, _Look, bool]] = deque(maxlen=history)
         self._recent: deque[tuple[float, _Look]] = deque()
         self.recent_s = recent_s
         self._run_kept = False  # the current still spell has its entry in _still
@@ -249,19 +248,19 @@ class PileColors:
         elif t - self._run_t0 >= self.settle_s:
             if self._run_hand is None:
                 self._run_hand = self._holds_hand(now)
-            if self._run_hand and t - self._run_t0 < self.settle_s + self.still_hand_s:
-                return
             if self._run_kept:
                 self._still.pop()
-            self._still.append((t, now))
+            self._still.append((t, now, self._run_hand))
             self._run_kept = True
 
     def _holds_hand(self, now: _Look) -> bool:
-        """What changed since the pile last lay still, no card ink, reaching in from
-        the picture's edge: ``still_hand_area`` card faces or more."""
-        if not self._still:
+        """What changed since the pile last lay still with no hand in it, no card
+        ink, reaching in from the picture's edge: ``still_hand_area`` card faces or
+        more."""
+        clear = next((look for _, look, hand in reversed(self._still) if not hand), None)
+        if clear is None:
             return False
-        changed = self._changed(now, self._still[-1][1])
+        changed = self._changed(now, clear)
         hand = _reaching_edge(self._joined(changed & (now.colors == 0)))
         return int(hand.sum()) >= self.still_hand_area * self._card_area_px
 
@@ -350,7 +349,10 @@ class PileColors:
     ) -> tuple[npt.NDArray[np.bool_], _Look] | None:
         """What changed within ``radius`` of ``near`` (less a hand, if ``hands``),
         against the still picture :meth:`new_colors` describes, and the picture now."""
-        settled = next((look for t, look in reversed(self._still) if since <= t <= before), None)
+        asked = [(look, hand) for t, look, hand in reversed(self._still) if since <= t <= before]
+        settled = next((look for look, hand in asked if not hand), None)
+        if settled is None and asked:
+            settled = asked[0][0]  # a hand in it, but the only still picture there is
         if settled is None and else_at_since:
             settled = next((look for t, look in self._recent if since <= t <= before), None)
         if self._now is None or settled is None:

@@ -145,26 +145,19 @@ def test_a_hand_held_still_over_the_pile_is_not_the_pile_lying_still() -> None:
     pile[cy - 25 : cy + 25, cx - 17 : cx + 17] = (200, 120, 20)  # a blue card
     covered = pile.copy()
     covered[cy - 30 :, cx - 25 : cx + 25] = (150, 140, 150)  # a grey hand and arm
-
-    def watched(hand_s: float, still_hand_s: float = 1.5) -> PileColors:
-        colors = PileColors(layout, still_hand_s=still_hand_s)
-        for i in range(12):
-            colors.update(pile, i / 30)
-        for i in range(round(hand_s * 30)):
-            colors.update(covered, 0.5 + i / 30)
-        for i in range(3):
-            colors.update(pile, 0.5 + hand_s + i / 30)  # the hand gone, nothing put down
-        return colors
-
-    ink = watched(0.7).new_colors((cx, cy), 60, since=0.0)
+    colors = PileColors(layout)
+    for i in range(12):
+        colors.update(pile, i / 30)
+    for i in range(21):
+        colors.update(covered, 0.5 + i / 30)  # held still for 0.7 s
+    for i in range(3):
+        colors.update(pile, 1.2 + i / 30)  # the hand gone, nothing put down
+    ink = colors.new_colors((cx, cy), 60, since=0.0)
     assert ink is not None and [p for p in ink if p.color == "blue"] == []
-    # Whatever holds still long enough is the table's: the probe is never blind for long.
-    resting = watched(0.3 + 1.6)
-    blue = resting.new_colors((cx, cy), 60, since=0.6)
-    assert blue is not None and blue[0].color == "blue"
-    # Without the rule the hand's still picture is taken for the pile's.
-    fooled = watched(0.7, still_hand_s=0.0).new_colors((cx, cy), 60, since=0.0)
-    assert fooled is not None and fooled[0].color == "blue"
+    # With no picture of the pile lying still without it since then, the one with the
+    # hand is compared with (the probe is not blind): the blue card shows as new.
+    only_hand = colors.new_colors((cx, cy), 60, since=0.6)
+    assert only_hand is not None and only_hand[0].color == "blue"
 
 
 def test_a_card_on_its_own_colour_changes_the_picture_more_than_its_ink() -> None:
