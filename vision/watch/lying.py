@@ -263,12 +263,12 @@ class LyingCardRules:
         # carried by it (``shaky-untidy-28fps`` seed 606, trained recogniser: Cy's
         # green 1, played four seconds before and seen on the pile until his hand
         # covered it, counted as the card his arm carried in view: his blue 4 was lost).
-        lay_before = {
+        played_before = {
             i for e in self.state.pile if e.t < lay - self.cfg.one_play_per_arm_s for i in e.ids
         }
         return any(
             o is not tr
-            and o.id not in lay_before
+            and o.id not in played_before
             and o.name != BACK
             and o.was_outside_discard
             and not o.first_in_discard
