@@ -46,6 +46,7 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 import cv2  # noqa: E402
 import torch  # noqa: E402
 
+from benchmarks.splits import first_per_face  # noqa: E402
 from vision.deck_augment import Augment  # noqa: E402
 from vision.deck_fit import (  # noqa: E402
     FACE_ANCHORS_FILE,
@@ -184,16 +185,6 @@ def load_source(s: str, names: list[str]) -> Source:
     )
 
 
-def first_per_face(src: Source) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the first photo of each face, and of the others."""
-    seen: set[int] = set()
-    first, rest = [], []
-    for i, f in enumerate(src.faces):
-        (rest if int(f) in seen else first).append(i)
-        seen.add(int(f))
-    return np.array(first, int), np.array(rest, int)
-
-
 def score(tuner: TailTuner, crops: np.ndarray, faces: np.ndarray) -> dict[str, float]:
     turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
     p = (tuner.probs(tuner.features(crops)) + tuner.probs(tuner.features(turned))) / 2
@@ -291,7 +282,7 @@ def run(
         v = VARIANTS[name]
         out[name] = {}
         for cal, others, own in pairs:
-            first, rest = first_per_face(srcs[cal])
+            first, rest = (np.array(i, int) for i in first_per_face(srcs[cal].faces.tolist()))
             if cal == "real-cards":
                 rest = rest[srcs[cal].held[rest]]
             tuner, secs = calibrate(rec, [srcs[cal].photos[i] for i in first], v, seed)

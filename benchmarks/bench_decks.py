@@ -49,6 +49,7 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.splits import first_per_face  # noqa: E402
 from vision.deck_calibration import color_of, is_held_out, list_photos  # noqa: E402
 from vision.deck_fit import Photo, augmented_embeddings, embed, read_photo  # noqa: E402
 from vision.deck_head import DeckHead, HeadFit, fit_head  # noqa: E402
@@ -107,14 +108,45 @@ def score(rec: CardRecognizer, photos: list[Photo], head: DeckHead | None) -> di
     }
 
 
-def first_per_face(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
+def first_photos(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
     """The first photo (by name) of each face, and the others."""
-    seen: set[str] = set()
-    first, rest = [], []
-    for ph in sorted(photos, key=lambda p: p.path.name):
-        (rest if ph.face in seen else first).append(ph)
-        seen.add(ph.face)
-    return first, rest
+    ordered = sorted(photos, key=lambda p: p.path.name)
+    first, rest = first_per_face(p.face for p in ordered)
+    return [ordered[i] for i in first], [ordered[i] for i in rest]
+
+
+def cut_source(rec: CardRecognizer, source: str) -> tuple[list[Photo], Counter[int], int]:
+    """Every photo of ``source`` cut by ``rec``: the photos with a card (real-cards'
+    held-out part marked), face-up boxes per photo, photos with no card."""
+    photos: list[Photo] = []
+    boxes: Counter[int] = Counter()
+    skipped = 0
+    for it in items_of(source):
+        got = read_photo(rec, it.face, it.path)
+        if isinstance(got, str):
+            skipped += 1
+            boxes[0] += 1
+            continue
+        got.held_out = it.held_out
+        photos.append(got)
+        boxes[got.n_faces] += 1
+    return photos, boxes, skipped
+
+
+def write_boxes(meta_file: Path, photos: list[Photo], boxes: Counter[int], skipped: int) -> None:
+    """Cache a source's cut photos (``.cache/bench_decks/SOURCE.json``)."""
+    meta_file.parent.mkdir(parents=True, exist_ok=True)
+    meta = [
+        {
+            "face": p.face,
+            "path": str(p.path),
+            "quad": p.quad.tolist(),
+            "n_faces": p.n_faces,
+            "held_out": p.held_out,
+        }
+        for p in photos
+    ]
+    meta_file.write_text(json.dumps({"photos": meta, "boxes": boxes, "skipped": skipped}))
 
 
 def main() -> int:
@@ -169,37 +201,11 @@ def main() -> int:
             with np.load(feat_file) as data:
                 feats[source] = (data["x"], data["y"])
             continue
-        photos[source], boxes[source], skipped[source] = [], Counter(), 0
-        for it in items_of(source):
-            got = read_photo(rec, it.face, it.path)
-            if isinstance(got, str):
-                skipped[source] += 1
-                boxes[source][0] += 1
-                continue
-            got.held_out = it.held_out
-            photos[source].append(got)
-            boxes[source][got.n_faces] += 1
+        photos[source], boxes[source], skipped[source] = cut_source(rec, source)
         train = [p for p in photos[source] if not p.held_out]
         feats[source] = augmented_embeddings(rec, train, args.per_photo, seed=1, progress=progress)
         np.savez(feat_file, x=feats[source][0], y=feats[source][1])
-        meta_file.write_text(
-            json.dumps(
-                {
-                    "photos": [
-                        {
-                            "face": p.face,
-                            "path": str(p.path),
-                            "quad": p.quad.tolist(),
-                            "n_faces": p.n_faces,
-                            "held_out": p.held_out,
-                        }
-                        for p in photos[source]
-                    ],
-                    "boxes": boxes[source],
-                    "skipped": skipped[source],
-                }
-            )
-        )
+        write_boxes(meta_file, photos[source], boxes[source], skipped[source])
 
     def test_set(source: str) -> list[Photo]:
         if source == "real-cards":
@@ -227,9 +233,9 @@ def main() -> int:
         row["classifier_head"] = score(rec, test_set(source), None)
         loso = fit_without({source})
         row["left_out"] = score(rec, test_set(source), loso)
-        first, rest = first_per_face(test_set(source) if source != "real-cards" else photos[source])
+        first, rest = first_photos(test_set(source) if source != "real-cards" else photos[source])
         if source == "real-cards":  # calibrate on the training part, test on the held-out
-            first = first_per_face([p for p in photos[source] if not p.held_out])[0]
+            first = first_photos([p for p in photos[source] if not p.held_out])[0]
             rest = test_set(source)
         if rest:
             x, y = augmented_embeddings(rec, first, args.calib_per_photo, seed=2)
@@ -247,7 +253,7 @@ def main() -> int:
     white_only = fit_without(set(COLOUR_OVAL))
     cross: dict[str, object] = {}
     for source in COLOUR_OVAL:
-        first, _ = first_per_face(photos[source])
+        first, _ = first_photos(photos[source])
         others = [p for s in COLOUR_OVAL if s != source for p in photos[s]]
         x, y = augmented_embeddings(rec, first, args.calib_per_photo, seed=2)
         calibrated = fit_head(white_only, x, y, HeadFit())

@@ -45,6 +45,7 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import torch  # noqa: E402
 
+from benchmarks.splits import first_per_face  # noqa: E402
 from vision.deck_tail import TailFit, TailTuner, export_onnx, save_checkpoint  # noqa: E402
 
 torch.set_num_threads(2)
@@ -309,16 +310,6 @@ def run_loso(folds: list[str], fit: TailFit, blur: bool = False) -> dict[str, An
     return out
 
 
-def first_per_face(data: dict[str, Any], s: str) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the first photo of each face, and of the others."""
-    seen: set[int] = set()
-    first, rest = [], []
-    for i, f in enumerate(data[s]["te_y"]):
-        (rest if f in seen else first).append(i)
-        seen.add(int(f))
-    return np.array(first), np.array(rest)
-
-
 def photos_of(s: str, idx: np.ndarray) -> list[Any]:
     """The cached photos ``idx`` of source ``s`` as :class:`vision.deck_fit.Photo`."""
     import cv2
@@ -359,7 +350,7 @@ def run_calib(sources: list[str], start: str = "base") -> dict[str, Any]:
     data = photo_cache()
     out: dict[str, Any] = {"start": start, "one_photographer": {}, "other_photographers": {}}
     for s in sources:
-        first, rest = first_per_face(data, s)
+        first, rest = (np.array(i, int) for i in first_per_face(list(data[s]["te_y"])))
         if s == "real-cards":  # the classifier trained on the rest: test its held-out part
             rest = rest[data[s]["held"][rest]]
         others = [o for o in COLOUR_OVAL if o != s] if s in COLOUR_OVAL and start == "base" else []

@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
-from benchmarks.bench_decks import SOURCES, items_of  # noqa: E402
+from benchmarks.bench_decks import SOURCES, cut_source, write_boxes  # noqa: E402
+from benchmarks.splits import first_per_face  # noqa: E402
 from vision.geometry import warp_crop  # noqa: E402
 from vision.pile_colors import COLORS, color_map  # noqa: E402
 from vision.white_balance import MAX_GAIN, WHITE_PERCENTILE  # noqa: E402
@@ -86,33 +87,14 @@ def crops_of(source: str) -> tuple[U8, list[str], list[bool]]:
 
 
 def cut(source: str, meta_file: Path) -> None:
-    """Cut ``source``'s photos as ``bench_decks.py`` does and cache the boxes as it does."""
+    """Cut ``source``'s photos and cache the boxes as ``bench_decks.py`` does."""
     from synth.training import base_models_dir
-    from vision.deck_fit import read_photo
     from vision.recognition import CardRecognizer
 
     base = base_models_dir(Path(tempfile.mkdtemp(prefix="trial-hue-")) / "models")
     rec = CardRecognizer.load(base, backend="onnx", use_deck=False)
     rec.set_head(None)
-    photos, boxes, skipped = [], Counter[int](), 0
-    for it in items_of(source):
-        got = read_photo(rec, it.face, it.path)
-        if isinstance(got, str):
-            skipped += 1
-            boxes[0] += 1
-            continue
-        boxes[got.n_faces] += 1
-        photos.append(
-            {
-                "face": got.face,
-                "path": str(got.path),
-                "quad": got.quad.tolist(),
-                "n_faces": got.n_faces,
-                "held_out": it.held_out,
-            }
-        )
-    meta_file.parent.mkdir(parents=True, exist_ok=True)
-    meta_file.write_text(json.dumps({"photos": photos, "boxes": boxes, "skipped": skipped}))
+    write_boxes(meta_file, *cut_source(rec, source))
 
 
 def ink_hues(crop: U8) -> npt.NDArray[np.float64]:
@@ -150,15 +132,6 @@ def deck_color(bands: npt.NDArray[np.intp], crop: U8) -> str:
     h = ink_hues(crop)
     votes = [float(h[bands == k].sum()) for k in range(len(COLORS))]
     return COLORS[int(np.argmax(votes))]
-
-
-def first_per_face(faces: list[str]) -> tuple[list[int], list[int]]:
-    seen: set[str] = set()
-    first, rest = [], []
-    for i, f in enumerate(faces):
-        (rest if f in seen else first).append(i)
-        seen.add(f)
-    return first, rest
 
 
 def tally(pred: list[str], faces: list[str]) -> dict[str, Any]:
