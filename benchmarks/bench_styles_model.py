@@ -160,7 +160,13 @@ def replay(video: Path, dets: list[Any], settings: dict[str, Any] | None = None)
     from uno_table.replay import score
 
     res, truth = run(video, Recorded(dets), settings=settings)
-    return dict(score(res.records, truth))
+    return {**score(res.records, truth), "alerts": alerts_raised(res.records)}
+
+
+def alerts_raised(records: list[dict[str, Any]]) -> int:
+    """Alerts the tablet would sound over a game (the games are legal: every one is
+    false): the verdicts' alerts, the camera's events and the healer's alike."""
+    return sum(len((r.get("verdict") or {}).get("alerts", [])) for r in records)
 
 
 def counts(metrics: list[dict[str, Any]]) -> dict[str, Any]:
@@ -180,6 +186,7 @@ def counts(metrics: list[dict[str, Any]]) -> dict[str, Any]:
     right = sum(m["seats"]["correct"] for m in metrics)
     n = sum(m["seats"]["n"] for m in metrics)
     out["seats"] = {"right": right, "n": n, "percent": round(100 * right / n, 1) if n else 100.0}
+    out["alerts"] = sum(m.get("alerts", 0) for m in metrics)
     return out
 
 
@@ -190,7 +197,7 @@ def row(name: str, c: dict[str, Any]) -> str:
         for k in KINDS
     ]
     seats = f"{c['seats']['percent']} ({c['seats']['right']}/{c['seats']['n']})"
-    return f"| {name} | {cells[0]} | {seats} | {cells[1]} | {cells[2]} |"
+    return f"| {name} | {cells[0]} | {seats} | {cells[1]} | {cells[2]} | {c.get('alerts', '')} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,8 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     recognizer: list[Any] = []
     per_style: dict[str, Any] = {}
     if not args.record_only:
-        print("| style | plays P / R % (found/reported/true) | seats % | draws | take-backs |")
-        print("|---|---|---|---|---|")
+        print(
+            "| style | plays P / R % (found/reported/true) | seats % | draws | take-backs "
+            "| alerts (all false) |"
+        )
+        print("|---|---|---|---|---|---|")
     seeds = [int(x) for x in args.seeds.split(",") if x.strip()] or list(
         range(FIRST_SEED, FIRST_SEED + args.videos)
     )
@@ -301,6 +311,7 @@ def _pool(cs: list[dict[str, Any]]) -> dict[str, Any]:
                 for k in KINDS
             },
             "seats": {"correct": c["seats"]["right"], "n": c["seats"]["n"]},
+            "alerts": c.get("alerts", 0),
         }
         for c in cs
     ]

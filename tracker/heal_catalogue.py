@@ -97,6 +97,7 @@ class Catalogue:
             if log and log[-1].get("type") == "play":
                 options.append(Option("retract", [{"type": "undo"}], s.retract))
             options += self.misreads(cards, list(self.seen), drawn_count(event))
+            options += self.under_the_play(event, state)
         elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
             log = game.events
@@ -183,6 +184,39 @@ class Catalogue:
             if name not in self.seen:
                 out.append(([name], wild_color if name in WILDS else None, False))
         return out
+
+    def under_the_play(self, event: Event, state: dict[str, Any]) -> list[Option]:
+        """The play was several cards of one value and the camera saw only the upper
+        ones: one more of the colour on the pile lay under them (the rules allowing
+        it). A card nobody saw, so a guess the referee is asked about; the camera's
+        steady view of the old top does not speak against it (the card came with the
+        ones seen).
+
+        >>> from tracker.game import Game
+        >>> from tracker.rules import preset
+        >>> game = Game(preset("house"))
+        >>> _ = game.apply({"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"})
+        >>> _ = game.apply({"type": "flip", "card": "red-8"})
+        >>> catalogue = Catalogue(game, HealSettings(), {}, True, "red-8")
+        >>> play = {"type": "play", "player": "Ann", "card": "green-4"}
+        >>> [(o.kind, o.events) for o in catalogue.under_the_play(play, game.state_json())]
+        [('fan', [{'type': 'play', 'player': 'Ann', 'cards': ['red-4', 'green-4']}])]
+        """
+        cards = event_cards(event)
+        color = state["color"]
+        if (
+            event.get("type") != "play"
+            or not cards
+            or not self.game.rules.multi_play
+            or color not in COLORS
+            or len({c.value for c in cards}) != 1
+            or cards[0].color in (None, color)
+        ):
+            return []
+        under = f"{color}-{cards[0].value}"
+        fan = {k: v for k, v in event.items() if k not in ("card", "cards")}
+        fan.update(laid_fields([under, *(c.name for c in cards)]))
+        return [Option("fan", [fan], self.settings.guess, True, instead=True)]
 
     def fans(self, card: str, color: str | None) -> list[list[str]]:
         """Several cards at once with ``card`` on top: one of the colour on the pile under

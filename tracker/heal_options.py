@@ -181,6 +181,11 @@ QUESTIONS: Final = {
     ),
     "duplicate": ("Was {card} reported twice?", "{card} was reported twice", "{card} 被重复记录了"),
     "flip": ("Was the starter card {card}?", "the starter card was {card}", "第一张牌是 {card}"),
+    "fan": (
+        "Did {p} play {card} together?",
+        "{p} played {card} together",
+        "{p} 一起出了 {card}",
+    ),
 }
 
 

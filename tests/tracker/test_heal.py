@@ -247,6 +247,24 @@ def test_missed_fan_seen_by_its_top_card_is_offered() -> None:
     clean(h, {"type": "play", "card": "blue-2", "player": "Bob"})
 
 
+def test_a_fan_whose_lower_card_the_camera_missed_costs_one_question() -> None:
+    """Ann laid red-9 + blue-9 on red-5; the camera saw red-5 lie still, then blue-9 alone (the
+    watcher missed the lower card). Once: the refusal and the fan offered; Bob's and
+    Cy's plays after it follow on the fan, with no alert (they were refused, every one,
+    before: a cascade)."""
+    h = healer("house")
+    see(h, "red-5", 0.0)  # the camera saw the record's top lie still
+    healed = h.apply({"type": "play", "card": "blue-9", "player": "Ann"})
+    assert not healed.ok and healed.codes == [ASK], healed.to_json()
+    options = [o["en"] for o in healed.alerts[0].params["options"]]
+    assert "Ann played red-9 + blue-9 together" in options
+    after = h.apply({"type": "play", "card": "blue-2", "player": "Bob"})
+    assert after.ok and after.alerts == [], after.to_json()
+    clean(h, {"type": "play", "card": "blue-7", "player": "Cy"})
+    assert h.game.events[-3]["cards"] == ["red-9", "blue-9"]
+    assert hands(h)["Ann"] == 5
+
+
 def test_an_open_question_ends_with_its_round() -> None:
     h = healer()
     h.apply({"type": "play", "card": "blue-9", "player": "Bob"})
