@@ -95,7 +95,8 @@ class Catalogue:
                 )
             log = game.events
             if log and log[-1].get("type") == "play":
-                options.append(Option("retract", [{"type": "undo"}], s.retract))
+                taken = " + ".join(c.name for c in event_cards(log[-1]))
+                options.append(Option("retract", [{"type": "undo"}], s.retract, about=taken))
             options += self.misreads(cards, list(self.seen), drawn_count(event))
             options += self.under_the_play(event, state)
         elif state["phase"] == "round-over":
@@ -331,7 +332,8 @@ class Catalogue:
             out.append(Option("penalty", [draw, after], cost + s.penalty, seen=card))
         log = self.game.events
         if log and log[-1].get("type") == "play":
-            out.append(Option("retract", [{"type": "undo"}], s.retract, seen=card))
+            taken = " + ".join(c.name for c in event_cards(log[-1]))
+            out.append(Option("retract", [{"type": "undo"}], s.retract, seen=card, about=taken))
         return out + self.misreads([], [card])
 
 

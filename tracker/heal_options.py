@@ -67,6 +67,7 @@ class Option:
     applied: list[Event] = field(default_factory=list)  # the inferred events, as tried
     replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
     instead: bool = False  # its events are what the real event was (not applied itself)
+    about: str | None = None  # the card(s) its question names where its events name none
 
     def base(self, at: int) -> int:
         """How far back in a log of ``at`` events this explanation reaches."""
@@ -211,7 +212,8 @@ def option_texts(option: Option) -> tuple[str, str, str, str]:
         first = next((e for e in laid if "was" in e), first)
     values = {
         "p": first.get("player", "?"),
-        "card": first.get("card") or " + ".join(first.get("cards") or [option.seen or "?"]),
+        "card": first.get("card")
+        or " + ".join(first.get("cards") or [option.about or option.seen or "?"]),
         "was": first.get("was", "?"),
         "color": first.get("color", "?"),
     }

@@ -530,3 +530,18 @@ def test_correcting_a_starter_read_from_a_play_names_the_starter_not_the_returne
     fixed = with_card(option, "green-8", None)
     assert [e["card"] for e in fixed.events] == ["wild-draw4", "green-8"]
     assert [e["card"] for e in option.events] == ["wild-draw4", "green-7"]  # unchanged
+
+
+def test_a_take_back_question_names_the_card_taken_back() -> None:
+    """Offered after a refusal or a steady top, "was taken back" names the last play's
+    card (it read "? was taken back", or named the card the camera saw under it)."""
+    from tracker.heal_catalogue import Catalogue
+
+    h = healer()
+    clean(h, {"type": "play", "card": "red-9", "player": "Ann"})
+    catalogue = Catalogue(h.game, h.settings, {}, True, "red-9")
+    refused = catalogue.candidates({"type": "play", "card": "blue-5", "player": "Cy"})
+    after_top = catalogue.top_options("red-5")
+    for options in (refused, after_top):
+        retract = next(o for o in options if o.kind == "retract")
+        assert retract.texts()[:2] == ("Was red-9 taken back?", "red-9 was taken back")
