@@ -78,6 +78,8 @@ class ArmConfig:
     min_frames: int = 2  # ... and needs this many
     before_s: float = 2.0  # seat_for: an arm at the pile this long before a card showed
     after_s: float = 0.3  # ... or this long after (the hand still leaving)
+    #: An arm's visit: its sightings with no gap longer than this (seat_for).
+    visit_gap_s: float = 0.25
     #: What marks an arm: ``motion`` (changed against the still table, the default),
     #: ``skin`` (skin-coloured pixels, :data:`SKIN_CR` and :data:`SKIN_CB` in YCrCb) or
     #: ``both`` (changed and skin-coloured). Measured in docs/watcher.md ("Skin or
@@ -226,8 +228,38 @@ class ArmWatch:
         return None
 
     def seat_for(self, first_t: float) -> int | None:
-        """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask)."""
-        return self.seat_between(first_t - self.cfg.before_s, first_t + self.cfg.after_s)
+        """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask).
+
+        The arm at the pile as the card showed (a visit of ``min_frames`` sightings or
+        more, its gaps within ``visit_gap_s``, reaching over ``first_t``), the one
+        that came last if several were: an arm still going back from the play before
+        is not the one that brought this card (``quick-untidy-26fps`` seed 607,
+        trained recogniser: Dee's arm, leaving the pile after her green 2, outnumbered
+        Ann's bringing the green 7 over the last half second). Otherwise
+        :meth:`seat_between` over the whole window.
+        """
+        cfg = self.cfg
+        t0, t1 = first_t - cfg.before_s, first_t + cfg.after_s
+        came: dict[int, float] = {}  # each seat's latest visit: when it began ...
+        last: dict[int, float] = {}  # ... its latest sighting
+        count: dict[int, int] = {}  # ... and how many
+        for s in self.sightings:
+            if not (t0 <= s.t <= t1 and s.at_discard):
+                continue
+            if s.seat not in last or s.t - last[s.seat] > cfg.visit_gap_s:
+                came[s.seat], count[s.seat] = s.t, 0
+            last[s.seat] = s.t
+            count[s.seat] += 1
+        there = [
+            seat
+            for seat in came
+            if count[seat] >= cfg.min_frames
+            and came[seat] <= first_t + cfg.visit_gap_s
+            and last[seat] >= first_t - cfg.visit_gap_s
+        ]
+        if there:
+            return max(there, key=lambda seat: came[seat])
+        return self.seat_between(t0, t1)
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         """The arms seen at a pile from ``t`` on, oldest first (the watcher's draw rules)."""

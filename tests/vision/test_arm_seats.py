@@ -45,3 +45,18 @@ def test_after_a_stray_sighting_the_latest_arm_not_the_most_seen() -> None:
     assert arms.seat_between(0.0, 2.3) == 3
     arms = _watch([(0.0, 0.8, 2), (1.0, 1.44, 3), (2.04, 2.04, 1)])  # the older arm seen longer
     assert arms.seat_between(0.0, 2.3) == 3
+
+
+def test_the_arm_there_as_the_card_showed_the_one_come_last() -> None:
+    # quick-untidy-26fps seed 607 (trained recogniser): Dee's arm, going back from her
+    # green 2, was at the pile from 4.81 s to 5.54 s; Ann's came at 5.54 s with a green
+    # 7, first seen at 5.65 s, and left at 5.73 s. Over the last half second Dee's arm
+    # had more sightings: the green 7 was taken for a card Dee's arm uncovered.
+    arms = _watch([(4.81, 5.54, 3), (5.54, 5.73, 0)])
+    assert arms.seat_for(5.65) == 0
+    # The next player's arm reaching in after the card showed is not the one.
+    arms = _watch([(4.81, 5.7, 3), (6.0, 6.2, 0)])
+    assert arms.seat_for(5.65) == 3
+    # No arm there as it showed (gone a while before): the window's votes, as before.
+    arms = _watch([(4.0, 4.5, 2), (4.6, 5.0, 3)])
+    assert arms.seat_for(5.65) == arms.seat_between(3.65, 5.95) == 3

@@ -440,3 +440,38 @@ def test_a_card_played_long_before_by_that_arm_was_not_carried_by_it_now() -> No
     out = watched(table, "Bob", arm_from, arm_from + 12)
     assert [e["type"] for e in out] == ["flip", "play", "play"]
     assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
+
+
+def taken_back_beside(arm: str) -> list[dict[str, object]]:
+    """Bob's blue 5 put beside the green 5 (an untidy pile: both show), then lifted
+    and never read on its way out, ``arm``'s arm at the pile as it went; Cy brings a
+    green 7 at once (landing 0.8 s after the blue 5 was last seen, where a card
+    only gone waits longer)."""
+    table = started("green-5")
+    beside = [lying("green-5", *CENTER)]
+    table.bring(["blue-5"], SEAT_EDGE["Bob"], (CENTER[0] + 40, CENTER[1] + 10), extra=beside)
+    table.still(20, extra=beside)
+    lifted = len(table.frames)
+    table.take_back(SEAT_EDGE["Bob"])
+    for frame in table.frames[lifted:]:
+        frame.pop()  # blurred: never read
+    table.bring(["green-7"], SEAT_EDGE["Cy"], extra=beside)
+    table.still(30, extra=beside)
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index(arm), range(lifted - 6, lifted + 4))
+    return events(w, table)
+
+
+def test_a_card_its_own_player_lifted_beside_the_card_below_is_taken_back_at_once() -> None:
+    # quick-untidy-26fps seed 610, trained recogniser: Dee's red 5, put beside the red
+    # 4 (seen all along), taken back by her own arm; her red 2 came 1.4 s later, before
+    # a card only gone had waited long enough, and the take-back was lost.
+    assert [(e["type"], e.get("card")) for e in taken_back_beside("Bob")] == [
+        ("flip", "green-5"),
+        ("play", "blue-5"),
+        ("undo", None),
+        ("play", "green-7"),
+    ]
+    # Another player's arm there (covering the top card while it puts one down, as in
+    # covered_beside): no sign of a take-back, the card below seen beside it all along.
+    assert ("undo", None) not in [(e["type"], e.get("card")) for e in taken_back_beside("Cy")]

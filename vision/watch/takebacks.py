@@ -85,6 +85,21 @@ class TakeBackRules:
             for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
         )
 
+    def _own_arm(self, top: PileEntry) -> bool:
+        """Was the arm at the pile as the top card was last seen that of its player?
+
+        A player takes their own card back; the next player's hand covers the top
+        card while putting one down (:meth:`_seen_beside_top`). On an untidy pile the
+        card below lies beside the top one, seen all along, and the next play came
+        before a card only gone had waited long enough (``quick-untidy-26fps`` seed
+        610, trained recogniser: Dee's red 5 taken back, her red 2 1.4 s after).
+        """
+        arms = self.state.arms
+        if arms is None or top.player is None:
+            return False
+        seat = arms.seat_for(self.state.top_seen_t)
+        return seat is not None and self.state.players[seat] == top.player
+
     def _seen_beside_top(self, below_tracks: list[Track], top: PileEntry) -> bool:
         """Was the card below seen lying there while the top play was still seen?
 
@@ -175,7 +190,8 @@ class TakeBackRules:
         # recogniser may lose a card for a while, or read it as the one below): three
         # times as long.
         lifted = top.left or (
-            self._lifted_by_arm() and not self._seen_beside_top(below_tracks, top)
+            self._lifted_by_arm()
+            and (not self._seen_beside_top(below_tracks, top) or self._own_arm(top))
         )
         wait = self.cfg.undo_s if lifted else self.cfg.unseen_undo_factor * self.cfg.undo_s
         # Unless the top card was seen carried off, the card below must lie there as
