@@ -19,6 +19,7 @@ from tests.vision.test_watcher import (
     PLAYERS,
     SEAT_EDGE,
     Table,
+    det,
     frame_detections,
 )
 from tracker import Game, preset
@@ -321,3 +322,32 @@ def test_a_layout_saved_on_the_camera_check_is_used_at_once() -> None:
     assert watcher.layout is session.layout and watcher.tracker.layout is session.layout
     runner._take_layout(session)  # taken once
     assert session.layout.discard.as_list() == [50, 50, 150, 150]
+
+
+def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> None:
+    """An untidy pile shows the card under the top one, read surer than it (a Wild
+    Draw Four's black face): the healer is told the record's top while any box of it
+    is seen, not the card under it, which it would take for the top taken back
+    (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser)."""
+    table = flipped("red-5")
+    beside = [det("red-5", *CENTER, conf=0.95)]  # the red 5 showing beside the red 9
+    table.bring(["red-9"], SEAT_EDGE["Ann"], (CENTER[0] + 30, CENTER[1]), extra=beside)
+    table.still(90, extra=beside)
+    for frame in table.frames:  # the red 9 read less surely than the red 5
+        frame[:] = [(n, 0.5 if n == "red-9" else c, b) for n, c, b in frame]
+    tops: list[str | None] = []
+    played = Played(ROUND)
+    session = TableSession(
+        PLAYERS,
+        FrameDetections(table),
+        played.submit,
+        layout=LAYOUT,
+        read_fan_colors=False,
+        observe=lambda top, _moment: tops.append(top) and None,
+    )
+    played.session = session
+    for i in range(len(table.frames)):
+        session.step(BLANK, i / FPS, i)
+    assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
+    assert tops[-1] == "red-9" and session.record_top == "red-9"
+    assert "red-5" not in tops[tops.index("red-9") :]
