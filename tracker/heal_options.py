@@ -136,13 +136,17 @@ def with_card(option: Option, card: str, color: str | None) -> Option:
         raise ValueError(f"{color!r} is not a color")
     events = [dict(e) for e in option.events]
     rewrite = (option.rewrite[0], [dict(e) for e in option.rewrite[1]]) if option.rewrite else None
-    laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e]
+    laid = [e for e in [*events, *(rewrite[1] if rewrite else [])] if "card" in e or "cards" in e]
     if not laid:
         raise ValueError(f"the option '{option.texts()[1]}' lays no card")
     # The card in question: the first laid, or the event read instead of the real one
-    # (a "play" read as the starter, after a returned Wild Draw Four).
+    # (a "play" read as the starter, after a returned Wild Draw Four); of a fan, its
+    # lowest card (the one nobody saw).
     fixed = laid[-1] if option.instead else laid[0]
-    fixed["card"] = card
+    if "cards" in fixed:
+        fixed["cards"] = [card, *fixed["cards"][1:]]
+    else:
+        fixed["card"] = card
     fixed.pop("color", None)
     if color is not None:
         fixed["color"] = color

@@ -265,6 +265,18 @@ def test_a_fan_whose_lower_card_the_camera_missed_costs_one_question() -> None:
     assert hands(h)["Ann"] == 5
 
 
+def test_the_referee_names_a_fan_s_unseen_card_with_one_tap() -> None:
+    """ "Correct it" on a fan offered names its lowest card, the one nobody saw (a fan
+    was an option that "lays no card")."""
+    h = healer("house")
+    see(h, "red-5", 0.0)
+    healed = h.apply({"type": "play", "card": "blue-9", "player": "Ann"})
+    options = [o["en"] for o in healed.alerts[0].params["options"]]
+    fixed = h.resolve(options.index("Ann played red-9 + blue-9 together"), card="red-9")
+    assert fixed.ok and fixed.alerts == [] and h.question is None
+    assert h.game.events[-1] == {"type": "play", "cards": ["red-9", "blue-9"], "player": "Ann"}
+
+
 def test_an_open_question_ends_with_its_round() -> None:
     h = healer()
     h.apply({"type": "play", "card": "blue-9", "player": "Bob"})
