@@ -36,7 +36,8 @@ where the cards are, seats spread evenly from the bottom edge), see
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -122,17 +123,28 @@ Submit = Callable[[Event, str, Moment], "TableVerdict | None"]
 #: ``(top card or None, moment) -> verdict`` of what the camera's view of the pile
 #: healed, or None (nothing done): the healer's ``observe_top``, wherever it lives.
 Observe = Callable[["str | None", Moment], "TableVerdict | None"]
+#: How many of the record's earlier tops count as cards under its top (:func:`pile_top`).
+RECORD_UNDER = 4
 
 
-def pile_top(detections: Any, layout: TableLayout, record_top: str | None = None) -> str | None:
+def pile_top(
+    detections: Any,
+    layout: TableLayout,
+    record_top: str | None = None,
+    under: Collection[str] = (),
+) -> str | None:
     """The card the recogniser sees on top of the discard pile: the most confident
     face (not ``back``) whose centre is inside ``layout.discard``; None when none is
-    (nothing there, or a hand over the pile). ``record_top`` (the record's top card),
-    when a face of it is seen there, is the answer: an untidy pile shows the cards
-    under the top one, often read surer than it (a Wild Draw Four's black face on a
-    heap), and a card under the record's top seen steadily would read as the top
+    (nothing there, or a hand over the pile).
+
+    ``record_top`` (the record's top card) and ``under`` (the cards the record laid
+    before it): where the most confident face is one of ``under`` and a face of
+    ``record_top`` is seen too, the answer is ``record_top``. An untidy pile shows the
+    cards under the top one, often read surer than it (a Wild Draw Four's black face
+    on a heap), and a card under the record's top seen steadily reads as the top
     taken back (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser:
-    Bob's Wild Draw Four undone by the healer, then nine alerts).
+    Bob's Wild Draw Four undone by the healer, then nine alerts). A face the record
+    never laid is still the answer: a play the camera missed.
 
     >>> from vision.calibration import TableLayout
     >>> from vision.detections import Detections
@@ -143,20 +155,22 @@ def pile_top(detections: Any, layout: TableLayout, record_top: str | None = None
     ...                              ("green-1", 0.99, (0, 0, 20, 30))])
     >>> pile_top(dets, layout), pile_top(Detections.empty(), layout)
     ('blue-2', None)
-    >>> pile_top(dets, layout, record_top="red-5"), pile_top(dets, layout, record_top="red-7")
+    >>> pile_top(dets, layout, "red-5", under=["blue-2"]), pile_top(dets, layout, "red-5")
     ('red-5', 'blue-2')
     """
     best: tuple[float, str] | None = None
+    record_seen = False
     for det in detections:
         if det.card == "back":
             continue
         x1, y1, x2, y2 = det.box
         if not layout.discard.contains((x1 + x2) / 2, (y1 + y2) / 2):
             continue
-        if det.card == record_top:
-            return record_top
+        record_seen = record_seen or det.card == record_top
         if best is None or det.confidence > best[0]:
             best = (float(det.confidence), str(det.card))
+    if best is not None and record_seen and best[1] in under:
+        return record_top
     return None if best is None else best[1]
 
 
@@ -277,9 +291,11 @@ class TableSession:
         self.moment = Moment(0.0, -1)
         # Which event the tracker took last, and from whom (set from any thread).
         self.last_applied: tuple[str, str] = ("", "")
-        # The record's top card after the tracker's last answer (set from any thread):
-        # preferred as the pile's top where the recogniser sees it (:func:`pile_top`).
+        # The record's top card after the tracker's last answer, and the tops before it
+        # (set from any thread): the pile's top where a card under it is read surer
+        # (:func:`pile_top`).
         self.record_top: str | None = None
+        self.record_under: deque[str] = deque(maxlen=RECORD_UNDER)
         self._rounds: queue.SimpleQueue[tuple[Event, TableVerdict]] = queue.SimpleQueue()
 
     @property
@@ -345,7 +361,8 @@ class TableSession:
         self.send(result.events, result.times)
         self.apply_rounds()
         if self.observe is not None and self.layout is not None and result.error is None:
-            self.observe(pile_top(result.detections, self.layout, self.record_top), self.moment)
+            top = pile_top(result.detections, self.layout, self.record_top, self.record_under)
+            self.observe(top, self.moment)
         return result
 
     def send(self, events: list[dict[str, object]], times: list[float] | None = None) -> None:
@@ -400,7 +417,9 @@ class TableSession:
 
     def notify(self, event: Event, verdict: TableVerdict, source: str) -> None:
         """Called after every event the tracker answered, whoever sent it."""
-        if verdict.json.get("state") is not None:
+        if verdict.json.get("state") is not None and verdict.top != self.record_top:
+            if self.record_top is not None:
+                self.record_under.append(self.record_top)
             self.record_top = verdict.top
         if verdict.ok:
             self.last_applied = (str(event.get("type")), source)
