@@ -29,6 +29,7 @@ from uno_table.session import (
     Moment,
     Note,
     NoteKind,
+    Observe,
     TableSession,
     TableVerdict,
     choose_layout,
@@ -76,7 +77,12 @@ class Played:
         return verdict
 
 
-def run(table: Table, played: Played, notes: list[Note] | None = None) -> TableSession:
+def run(
+    table: Table,
+    played: Played,
+    notes: list[Note] | None = None,
+    observe: Observe | None = None,
+) -> TableSession:
     session = TableSession(
         PLAYERS,
         FrameDetections(table),
@@ -84,6 +90,7 @@ def run(table: Table, played: Played, notes: list[Note] | None = None) -> TableS
         layout=LAYOUT,
         read_fan_colors=False,  # made-up detections: no picture to read ink from
         on_note=None if notes is None else notes.append,
+        observe=observe,
     )
     played.session = session
     for i in range(len(table.frames)):
@@ -326,8 +333,9 @@ def test_a_layout_saved_on_the_camera_check_is_used_at_once() -> None:
 
 def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> None:
     """An untidy pile shows the card under the top one, read surer than it (a Wild
-    Draw Four's black face): the healer is told the record's top while any box of it
-    is seen, not the card under it, which it would take for the top taken back
+    Draw Four's black face): the healer is told the record's top while a box of it is
+    seen, not the card the record laid under it, which it would take for the top
+    taken back
     (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser)."""
     table = flipped("red-5")
     beside = [det("red-5", *CENTER, conf=0.95)]  # the red 5 showing beside the red 9
@@ -336,18 +344,12 @@ def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> No
     for frame in table.frames:  # the red 9 read less surely than the red 5
         frame[:] = [(n, 0.5 if n == "red-9" else c, b) for n, c, b in frame]
     tops: list[str | None] = []
+
+    def observe(top: str | None, _moment: Moment) -> None:
+        tops.append(top)
+
     played = Played(ROUND)
-    session = TableSession(
-        PLAYERS,
-        FrameDetections(table),
-        played.submit,
-        layout=LAYOUT,
-        read_fan_colors=False,
-        observe=lambda top, _moment: tops.append(top) and None,
-    )
-    played.session = session
-    for i in range(len(table.frames)):
-        session.step(BLANK, i / FPS, i)
+    session = run(table, played, observe=observe)
     assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
     assert tops[-1] == "red-9" and session.record_top == "red-9"
     assert "red-5" not in tops[tops.index("red-9") :]
