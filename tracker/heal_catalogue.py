@@ -93,10 +93,7 @@ class Catalogue:
                 options.append(
                     Option("color", [{"type": "color", "color": cards[0].color}], s.color)
                 )
-            log = game.events
-            if log and log[-1].get("type") == "play":
-                taken = " + ".join(c.name for c in event_cards(log[-1]))
-                options.append(Option("retract", [{"type": "undo"}], s.retract, about=taken))
+            options += self.retract()
             options += self.misreads(cards, list(self.seen), drawn_count(event))
             options += self.under_the_play(event, state)
         elif state["phase"] == "round-over":
@@ -204,17 +201,12 @@ class Catalogue:
         [('fan', [{'type': 'play', 'player': 'Ann', 'cards': ['red-4', 'green-4']}])]
         """
         cards = event_cards(event)
-        color = state["color"]
-        if (
-            event.get("type") != "play"
-            or not cards
-            or not self.game.rules.multi_play
-            or color not in COLORS
-            or len({c.value for c in cards}) != 1
-            or cards[0].color in (None, color)
-        ):
+        if event.get("type") != "play" or not cards or len({c.value for c in cards}) != 1:
             return []
-        under = f"{color}-{cards[0].value}"
+        fans = self.fans(cards[0].name, state["color"])
+        if not fans:
+            return []
+        under = fans[0][0]  # of the colour on the pile, the value of the cards seen
         fan = {k: v for k, v in event.items() if k not in ("card", "cards")}
         fan.update(laid_fields([under, *(c.name for c in cards)]))
         return [Option("fan", [fan], self.settings.guess, True, instead=True)]
@@ -330,11 +322,18 @@ class Catalogue:
             draw = {"type": "draw", "player": turn, "count": state["pending_draw"]}
             after = {"type": "play", "card": card}
             out.append(Option("penalty", [draw, after], cost + s.penalty, seen=card))
+        return out + self.retract(seen=card) + self.misreads([], [card])
+
+    def retract(self, seen: str | None = None) -> list[Option]:
+        """The last play was taken back (its question names its cards); ``seen``: the
+        card the camera sees on top now, which it accounts for."""
         log = self.game.events
-        if log and log[-1].get("type") == "play":
-            taken = " + ".join(c.name for c in event_cards(log[-1]))
-            out.append(Option("retract", [{"type": "undo"}], s.retract, seen=card, about=taken))
-        return out + self.misreads([], [card])
+        if not log or log[-1].get("type") != "play":
+            return []
+        taken = " + ".join(c.name for c in event_cards(log[-1]))
+        return [
+            Option("retract", [{"type": "undo"}], self.settings.retract, seen=seen, about=taken)
+        ]
 
 
 __all__ = ["Catalogue"]
