@@ -1,0 +1,323 @@
+"""Fine-tune the card/back detector on a lent GPU machine, in one prepared run.
+
+Some sessions are lent a machine with a GPU and 16 cores for a few minutes; a 2-core
+laptop needs an hour for what it does in five. This script is that run, whole:
+render the data in parallel, fine-tune the committed detector, hand back the
+weights (ONNX export and every figure are made afterwards, on the CPU).
+
+The data (all rendered here except the real photos):
+
+* still table scenes, phone-photo scenes and tight piles, as ``uno-table train``
+  renders them (models/README.md, "Data"), new seeds;
+* **game frames in the watcher's tuning styles** (``synth.styles.TUNING_STYLES``,
+  never a held-out one): short simulated games rendered in each style, every
+  ``--every``-th frame, with the light evened out as the recogniser does
+  (``vision.exposure.LightBalance``), written twice: the whole frame, and the cut-out
+  around the discard pile that the pipeline's close look reads
+  (``vision.pipeline.PILE_CUT_MARGIN``). Cards are labelled from the renderer's
+  corners when at least ``MIN_VISIBLE`` of them shows: cards under a hand, blurred
+  in flight, in fans, on an untidy pile;
+* optionally the pseudo-labelled training part of ``real-cards`` (``--real``), made
+  on the CPU beforehand by ``--make-real``.
+
+Run on the device machine (``$OUT`` comes back)::
+
+    python benchmarks/train_detector_gpu.py train --out $OUT --device 0 --procs 16 \\
+        --real .cache/gpu-real
+
+A smoke test on the CPU (minutes)::
+
+    python benchmarks/train_detector_gpu.py train --out /tmp/gpu-smoke --device cpu \\
+        --procs 2 --small
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import vision.yolo_env  # noqa: E402,F401  (offline ultralytics before it is imported)
+
+#: A card is labelled when at least this share of it shows (as the still scenes).
+MIN_VISIBLE = 0.3
+#: A game's card is labelled in the pile's cut-out when its centre lies inside it.
+SEED_GAMES = 9100  # far from the benchmarks' (101-, 601-) and earlier training (5000-7999)
+SEED_VAL_GAMES = 9900
+GAME_TURNS = 20
+JPEG_QUALITY = 90
+
+
+def _scenes(task: tuple[str, Path, int, int, int]) -> str:
+    from synth.render.dataset import write_detection_dataset, write_photo_dataset
+
+    kind, root, seed, n_train, n_val = task
+    if kind == "scenes":
+        write_detection_dataset(root, n_train, n_val, seed=seed, size=(240, 320))
+    elif kind == "piles":
+        write_detection_dataset(
+            root, n_train, n_val, seed=seed, size=(240, 320), closeup_frac=0.0, dense_frac=1.0
+        )
+    else:
+        write_photo_dataset(root, n_train, n_val, seed=seed)
+    return f"{kind} {seed}: {n_train}+{n_val}"
+
+
+def _label_lines(quads: list[Any], visible: list[float], names: list[str], w: int, h: int) -> str:
+    import numpy as np
+
+    from synth.render.dataset import obb_label_lines
+    from synth.render.scene import PlacedCard
+
+    cards = [
+        PlacedCard(n, np.array(q, np.float32), v)
+        for n, v, q in zip(names, visible, quads, strict=True)
+    ]
+    return "".join(line + "\n" for line in obb_label_lines(cards, w, h, MIN_VISIBLE))
+
+
+def _game(task: tuple[Path, str, int, str, int]) -> str:
+    """One short game in one style: its every ``every``-th frame, whole and the pile's cut-out."""
+    import cv2
+    import numpy as np
+
+    from synth.video import render_video, simulated_game
+    from vision.calibration import TableLayout
+    from vision.exposure import LightBalance
+    from vision.focus import focus_roi
+    from vision.pipeline import PILE_CUT_MARGIN
+    from vision.source import read_video
+
+    root, style, seed, split, every = task
+    img_dir, lbl_dir = root / "images" / split, root / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lbl_dir.mkdir(parents=True, exist_ok=True)
+    balance = LightBalance()
+    written = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log = simulated_game(seed, players=3 + seed % 3, turns=GAME_TURNS, retract_prob=0.08)
+        res = render_video(log, Path(tmp) / "v.mp4", seed=seed, style=style)
+        truth = res.boxes_path.read_text().splitlines()
+        layout = TableLayout.from_dict(json.loads(res.layout_path.read_text()))
+        zone = layout.discard
+        for frame in read_video(res.path):
+            if (frame.index - seed) % every or frame.index >= len(truth):
+                continue
+            t = json.loads(truth[frame.index])
+            names = [c[0] for c in t["cards"]]
+            visible = [float(c[1]) for c in t["cards"]]
+            quads = [np.array(q, np.float32) for q in t["quads"]]
+            image = balance(frame.image)
+            h, w = image.shape[:2]
+            stem = f"{style}_{seed}_{frame.index:05d}"
+            cv2.imwrite(
+                str(img_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
+            )
+            (lbl_dir / f"{stem}.txt").write_text(_label_lines(quads, visible, names, w, h))
+            x0, y0, x1, y1 = (
+                int(v)
+                for v in focus_roi(
+                    (zone.x1, zone.y1, zone.x2, zone.y2),
+                    PILE_CUT_MARGIN * layout.card_px,
+                    image.shape,
+                )
+            )
+            inside = [
+                k
+                for k, q in enumerate(quads)
+                if x0 <= q[:, 0].mean() < x1 and y0 <= q[:, 1].mean() < y1
+            ]
+            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            shift = np.float32([x0, y0])
+            cv2.imwrite(
+                str(img_dir / f"{stem}_pile.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
+            )
+            (lbl_dir / f"{stem}_pile.txt").write_text(
+                _label_lines(
+                    [quads[k] - shift for k in inside],
+                    [visible[k] for k in inside],
+                    [names[k] for k in inside],
+                    x1 - x0,
+                    y1 - y0,
+                )
+            )
+            written += 2
+    return f"game {style} {seed} ({split}): {written} images"
+
+
+def render_all(data: Path, procs: int, small: bool, every: int) -> None:
+    """Every part of the data, rendered in ``procs`` processes."""
+    from synth.styles import TUNING_STYLES
+
+    scale = 0.02 if small else 1.0
+    chunks = 2 if small else procs
+    scene_tasks: list[tuple[str, Path, int, int, int]] = []
+    for kind, seed0, n_train, n_val in (
+        ("scenes", 1100, 6000, 300),
+        ("photos", 1200, 1200, 60),
+        ("piles", 1300, 1200, 60),
+    ):
+        per_train = max(1, round(n_train * scale / chunks))
+        per_val = max(1, round(n_val * scale / chunks))
+        for c in range(chunks):
+            seed = seed0 + c
+            scene_tasks.append((kind, data / f"{kind}{seed}", seed, per_train, per_val))
+    styles = TUNING_STYLES[:2] if small else TUNING_STYLES
+    games_per_style = 1 if small else 2
+    game_tasks: list[tuple[Path, str, int, str, int]] = []
+    for k, style in enumerate(styles):
+        for g in range(games_per_style):
+            seed = SEED_GAMES + k * 10 + g
+            game_tasks.append((data / "games", style, seed, "train", every))
+        if k % 3 == 0:
+            game_tasks.append((data / "games", style, SEED_VAL_GAMES + k, "val", every * 3))
+    start = time.time()
+    with get_context("fork").Pool(procs) as pool:
+        # The games take longest: start them first.
+        for msg in pool.imap_unordered(
+            _run_task, [("game", t) for t in game_tasks] + [("scene", t) for t in scene_tasks]
+        ):
+            print(f"[{time.time() - start:6.1f}s] {msg}", flush=True)
+
+
+def _run_task(item: tuple[str, Any]) -> str:
+    import cv2
+
+    cv2.setNumThreads(1)  # one process a core
+    kind, task = item
+    return _game(task) if kind == "game" else _scenes(task)
+
+
+def write_lists(data: Path, real: Path | None) -> Path:
+    """train.txt, val.txt and the yaml that names them."""
+    train = sorted(str(p.resolve()) for p in data.glob("*/images/train/*.jpg"))
+    if real is not None:
+        train += sorted(str(p.resolve()) for p in real.glob("images/train/*.jpg"))
+    val = sorted(str(p.resolve()) for p in data.glob("*/images/val/*.jpg"))
+    (data / "train.txt").write_text("\n".join(train) + "\n")
+    (data / "val.txt").write_text("\n".join(val) + "\n")
+    yaml = data / "data.yaml"
+    yaml.write_text(
+        f"train: {data.resolve() / 'train.txt'}\nval: {data.resolve() / 'val.txt'}\n"
+        "names:\n  0: card\n  1: back\n"
+    )
+    print(f"data: {len(train)} train, {len(val)} val images", flush=True)
+    return yaml
+
+
+def make_real(real_cards: Path, out: Path, long_side: int) -> None:
+    """The pseudo-labelled training part of ``real_cards``, shrunk (CPU, before the run)."""
+    import cv2
+
+    from vision.deck_calibration import add_real_detection_images
+    from vision.yolo_env import MODELS_DIR
+
+    n = add_real_detection_images(real_cards, out, MODELS_DIR)
+    for p in (out / "images" / "train").glob("*.jpg"):
+        img = cv2.imread(str(p))
+        scale = long_side / max(img.shape[:2])
+        if scale < 1:
+            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(p), img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    print(f"{n} real photos pseudo-labelled into {out}")
+
+
+def train(args: argparse.Namespace) -> None:
+    from ultralytics import YOLO
+
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(args.data)
+    t0 = time.time()
+    render_all(data, args.procs, args.small, args.every)
+    yaml = write_lists(data, args.real)
+    t_render = time.time() - t0
+    model = YOLO(str(args.weights), task="obb")
+    model.train(
+        data=str(yaml),
+        epochs=args.epochs,
+        time=args.hours,
+        imgsz=320,
+        batch=args.batch,
+        workers=args.workers,
+        device=args.device,
+        amp=False,  # its check fetches a model to compare: offline, not worth the risk
+        project=str(data.resolve() / "runs"),
+        name="det",
+        exist_ok=True,
+        plots=False,
+        verbose=False,
+        seed=0,
+        deterministic=False,
+        pretrained=True,
+        optimizer="AdamW",
+        lr0=args.lr0,
+        warmup_epochs=0,
+        cos_lr=True,
+        degrees=180.0,
+        fliplr=0.5,
+        flipud=0.5,
+        mosaic=1.0,
+        close_mosaic=args.close_mosaic,
+        cache="ram" if not args.small else False,
+    )
+    weights = data / "runs" / "det" / "weights"
+    for name in ("best.pt", "last.pt"):
+        if (weights / name).exists():
+            shutil.copy(weights / name, out / f"detector-gpu-{name}")
+    results = data / "runs" / "det" / "results.csv"
+    if results.exists():
+        shutil.copy(results, out / "results.csv")
+    summary = {
+        "render_s": round(t_render, 1),
+        "total_s": round(time.time() - t0, 1),
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "train_images": len((data / "train.txt").read_text().split()),
+        "val_images": len((data / "val.txt").read_text().split()),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(json.dumps(summary), flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("make-real", help="pseudo-label real-cards' training part (CPU)")
+    r.add_argument("real_cards", type=Path)
+    r.add_argument("--out", type=Path, default=ROOT / ".cache" / "gpu-real")
+    r.add_argument("--long-side", type=int, default=480)
+    t = sub.add_parser("train", help="render and fine-tune")
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--data", type=Path, default=Path("/tmp/gpu-det-data"))
+    t.add_argument("--real", type=Path, default=None)
+    t.add_argument("--weights", type=Path, default=ROOT / "models" / "detector.pt")
+    t.add_argument("--device", default="0")
+    t.add_argument("--procs", type=int, default=16)
+    t.add_argument("--workers", type=int, default=12)
+    t.add_argument("--batch", type=int, default=128)
+    t.add_argument("--epochs", type=int, default=60)
+    t.add_argument("--hours", type=float, default=0.08, help="ultralytics' time budget")
+    t.add_argument("--lr0", type=float, default=0.0005)
+    t.add_argument("--close-mosaic", type=int, default=5)
+    t.add_argument("--every", type=int, default=10, help="every n-th frame of a game")
+    t.add_argument("--small", action="store_true", help="a smoke test: a few of everything")
+    args = p.parse_args()
+    if args.cmd == "make-real":
+        make_real(args.real_cards, args.out, args.long_side)
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()
