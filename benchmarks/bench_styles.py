@@ -45,7 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_watcher import pooled, refused, run, write_figures  # noqa: E402
+from benchmarks.bench_watcher import alerts_raised, pooled, refused, run, write_figures  # noqa: E402
 from synth.styles import (  # noqa: E402
     EIGHTH_HELD_OUT_STYLES,
     FIFTH_HELD_OUT_STYLES,
@@ -119,6 +119,7 @@ def figures(runs: list[tuple[Any, list[dict[str, Any]]]]) -> dict[str, Any]:
         "seats": m["seats"],
         "latency_ms": m["latency_ms"],
         "refused_by_tracker": refused(runs),
+        "alerts": sum(alerts_raised(res.records) for res, _ in runs),
     }
 
 
@@ -129,7 +130,7 @@ def row(name: str, f: dict[str, Any]) -> str:
     return (
         f"| {name} | {pr('play')} | {f['seat_accuracy'] * 100:.1f} (n={f['seats']['n']}) "
         f"| {pr('draw')} | {pr('undo')} | {f['latency_ms']['median']:.0f} "
-        f"| {f['refused_by_tracker']} |"
+        f"| {f['refused_by_tracker']} | {f['alerts']} |"
     )
 
 
@@ -144,8 +145,8 @@ def row_seats(f: dict[str, Any]) -> str:
 def markdown(out: dict[str, Any], key: str) -> str:
     lines = [
         "| style | plays P / R % | seats % | draws P / R % | take-backs P / R % "
-        "| latency median ms | refused |",
-        "|---|---|---|---|---|---|---|",
+        "| latency median ms | refused | alerts (all false) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for group, names in (
         ("tuning", TUNING_STYLES),

@@ -155,18 +155,12 @@ def _record_min_gain(
 
 
 def replay(video: Path, dets: list[Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    from benchmarks.bench_watcher import run
+    from benchmarks.bench_watcher import alerts_raised, run
     from benchmarks.same_events import Recorded
     from uno_table.replay import score
 
     res, truth = run(video, Recorded(dets), settings=settings)
     return {**score(res.records, truth), "alerts": alerts_raised(res.records)}
-
-
-def alerts_raised(records: list[dict[str, Any]]) -> int:
-    """Alerts the tablet would sound over a game (the games are legal: every one is
-    false): the verdicts' alerts, the camera's events and the healer's alike."""
-    return sum(len((r.get("verdict") or {}).get("alerts", [])) for r in records)
 
 
 def counts(metrics: list[dict[str, Any]]) -> dict[str, Any]:

@@ -132,6 +132,12 @@ def refused(runs: list[tuple[Any, list[dict[str, Any]]]]) -> int:
     )
 
 
+def alerts_raised(records: list[dict[str, Any]]) -> int:
+    """Alerts the tablet would sound over a game (the benchmark's games are legal: every
+    one is false): the verdicts' alerts, the camera's events and the healer's alike."""
+    return sum(len((r.get("verdict") or {}).get("alerts", [])) for r in records)
+
+
 def line(name: str, m: dict[str, Any], extra: str = "") -> str:
     def pr(k: str) -> str:
         return f"{k} P/R {m[k]['precision']:.4f}/{m[k]['recall']:.4f} (n={m[k]['truth']})"
