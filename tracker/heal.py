@@ -87,6 +87,7 @@ class Healer:
         self._silent: _Question | None = None  # the others of the last silent healing
         self._asked = 0
         self._top: str | None = game.state_json()["top"]
+        self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
         self._saw_top = False  # the camera has seen the record's top steadily
         self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
         self._ignored: set[str] = set()  # refused cards still lying on the pile
@@ -135,7 +136,7 @@ class Healer:
         steady = count >= self.settings.top_sightings and t - since >= self.settings.top_steady_s
         if not steady or card in self._ignored:
             return None
-        if card == self._top:
+        if card == self._top or card in self._laid:
             self._saw_top = True
             return None
         self._seen.pop(card, None)
@@ -363,6 +364,23 @@ class Healer:
         if top != self._top:
             self._top, self._saw_top = top, False
             self._seen, self._ignored = {}, set()
+            self._laid = self._laid_with(top)
+
+    def _laid_with(self, top: str | None) -> frozenset[str]:
+        """The cards of the play that put ``top`` on the pile (several of one value).
+
+        The player names the colour that counts, and the record's top is that card;
+        which of them lies uppermost is the player's hand's doing. Seen on top, another
+        of them is the record's play, not a play the camera missed (``house`` seed 612,
+        trained recogniser: Bob's yellow 7 and blue 7, yellow named, the blue one on
+        top, read as Cy's missed blue 7, then Cy's play refused as out of turn).
+        """
+        for past in reversed(self.game.history):
+            event = past.to_json()
+            if event.get("type") in ("play", "flip"):
+                names = frozenset(c.name for c in event_cards(event))
+                return names if top in names else frozenset()
+        return frozenset()
 
 
 # ---------------------------------------------------------------------- helpers

@@ -557,3 +557,19 @@ def test_a_take_back_question_names_the_card_taken_back() -> None:
     for options in (refused, after_top):
         retract = next(o for o in options if o.kind == "retract")
         assert retract.texts()[:2] == ("Was red-9 taken back?", "red-9 was taken back")
+
+
+def test_another_card_of_the_last_play_seen_on_top_is_no_missed_play() -> None:
+    """Bob put a yellow 7 and a blue 7 down and named yellow: the record's top is the
+    yellow 7, the blue one lies uppermost. Seen steadily it is Bob's play, not a blue 7
+    of Cy's the camera missed; a card no play laid still is."""
+    h = Healer(Game(preset("house")))
+    clean(h, {"type": "round", "players": NAMES[:3], "dealer": "Cy"})
+    clean(h, {"type": "flip", "card": "yellow-5"})
+    clean(h, {"type": "play", "card": "yellow-3", "player": "Ann"})
+    clean(h, {"type": "play", "cards": ["yellow-7", "blue-7"], "player": "Bob", "color": "yellow"})
+    assert h.game.state_json()["top"] == "yellow-7"
+    assert see(h, "blue-7", 10.0, seconds=6.0) == []
+    assert h.game.state_json()["turn"] == "Cy"
+    healed = see(h, "yellow-1", 20.0, seconds=6.0)
+    assert healed and healed[0].inferred[0]["card"] == "yellow-1", [x.to_json() for x in healed]
