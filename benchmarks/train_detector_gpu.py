@@ -48,11 +48,15 @@ sys.path.insert(0, str(ROOT))
 
 import vision.yolo_env  # noqa: E402,F401  (offline ultralytics before it is imported)
 
-#: A card is labelled when at least this share of it shows (as the still scenes).
+#: A card is labelled when at least this share of it shows (as the still scenes); in
+#: the pile's cut-out, only the cards whose centre lies inside it.
 MIN_VISIBLE = 0.3
-#: A game's card is labelled in the pile's cut-out when its centre lies inside it.
-SEED_GAMES = 9100  # far from the benchmarks' (101-, 601-) and earlier training (5000-7999)
+#: The training games' seeds, far from the benchmarks' (101-, 601-) and earlier
+#: training's (5000-7999); a style's games are ``SEED_GAMES + 10 * k + g``.
+SEED_GAMES = 9100
+#: The validation games' seeds (one game every third tuning style).
 SEED_VAL_GAMES = 9900
+#: Plays and draws of a training game.
 GAME_TURNS = 20
 JPEG_QUALITY = 90
 
