@@ -198,21 +198,6 @@ class Track:
         """No play of its own any more: played, or a pile card, misread or boxed twice."""
         return self.state is not TrackState.FREE
 
-    def seen_between(self, t0: float, t1: float) -> bool:
-        """Was it seen from ``t0`` to ``t1`` (seconds)?
-
-        Its last 30 sightings are kept (about a second). When the oldest kept is later
-        than ``t1``, those of the span are gone, but a track seen without a break of
-        ``hidden_gap_s`` since it came (or came back, ``back_t``) before ``t1`` was seen
-        all through it.
-        """
-        if any(t0 <= s.t <= t1 for s in self.sightings):
-            return True
-        if not self.sightings or self.sightings[0].t <= t1:
-            return False
-        since = self.first_t if self.back_t is None else self.back_t
-        return since <= t1
-
     @property
     def xy(self) -> tuple[float, float]:
         s = self.sightings[-1]

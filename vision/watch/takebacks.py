@@ -107,11 +107,11 @@ class TakeBackRules:
         is no sign that the top play went, and an arm at the pile may be the next
         player's, whose hand covers the top card while putting a card down
         (``covering-untidy-25fps`` seed 601, true boxes: Cy's second blue 5, put beside
-        the first, hidden by Dee's hand bringing a green 5, was taken back). Judged over
-        the whole span, not only the sightings a track keeps (:meth:`Track.seen_between`):
-        a hand over the pile a second and more let that evidence age out.
+        the first, hidden by Dee's hand bringing a green 5, was taken back).
         """
-        return any(tr.seen_between(top.t, self.state.top_seen_t) for tr in below_tracks)
+        return any(
+            top.t <= s.t <= self.state.top_seen_t for tr in below_tracks for s in tr.sightings
+        )
 
     def _landing(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr`` a new card landing on the pile: about to be played, or brought in
