@@ -37,7 +37,6 @@ import argparse
 import json
 import shutil
 import sys
-import tempfile
 import time
 from multiprocessing import get_context
 from pathlib import Path
@@ -76,16 +75,9 @@ def _scenes(task: tuple[str, Path, int, int, int]) -> str:
     return f"{kind} {seed}: {n_train}+{n_val}"
 
 
-def _label_lines(quads: list[Any], visible: list[float], names: list[str], w: int, h: int) -> str:
-    import numpy as np
-
+def _label_lines(cards: list[Any], w: int, h: int) -> str:
     from synth.render.dataset import obb_label_lines
-    from synth.render.scene import PlacedCard
 
-    cards = [
-        PlacedCard(n, np.array(q, np.float32), v)
-        for n, v, q in zip(names, visible, quads, strict=True)
-    ]
     return "".join(line + "\n" for line in obb_label_lines(cards, w, h, MIN_VISIBLE))
 
 
@@ -94,66 +86,44 @@ def _game(task: tuple[Path, str, int, str, int]) -> str:
     import cv2
     import numpy as np
 
-    from synth.video import render_video, simulated_game
+    from synth.render.scene import PlacedCard
+    from synth.training_data import _game_frames, frame_cards
     from vision.calibration import TableLayout
     from vision.exposure import LightBalance
     from vision.focus import focus_roi
     from vision.pipeline import PILE_CUT_MARGIN
-    from vision.source import read_video
 
     root, style, seed, split, every = task
     img_dir, lbl_dir = root / "images" / split, root / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
     balance = LightBalance()
+    quality = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
     written = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        log = simulated_game(seed, players=3 + seed % 3, turns=GAME_TURNS, retract_prob=0.08)
-        res = render_video(log, Path(tmp) / "v.mp4", seed=seed, style=style)
-        truth = res.boxes_path.read_text().splitlines()
-        layout = TableLayout.from_dict(json.loads(res.layout_path.read_text()))
+    for _seed, frames, layout_path in _game_frames(
+        [seed], GAME_TURNS, every, phased=True, style=style
+    ):
+        layout = TableLayout.load(layout_path)
         zone = layout.discard
-        for frame in read_video(res.path):
-            if (frame.index - seed) % every or frame.index >= len(truth):
-                continue
-            t = json.loads(truth[frame.index])
-            names = [c[0] for c in t["cards"]]
-            visible = [float(c[1]) for c in t["cards"]]
-            quads = [np.array(q, np.float32) for q in t["quads"]]
-            image = balance(frame.image)
+        margin = PILE_CUT_MARGIN * layout.card_px
+        for frame, index, truth in frames:
+            cards = frame_cards(truth)
+            image = balance(frame)
             h, w = image.shape[:2]
-            stem = f"{style}_{seed}_{frame.index:05d}"
-            cv2.imwrite(
-                str(img_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-            )
-            (lbl_dir / f"{stem}.txt").write_text(_label_lines(quads, visible, names, w, h))
-            x0, y0, x1, y1 = (
-                int(v)
-                for v in focus_roi(
-                    (zone.x1, zone.y1, zone.x2, zone.y2),
-                    PILE_CUT_MARGIN * layout.card_px,
-                    image.shape,
-                )
-            )
+            stem = f"{style}_{seed}_{index:05d}"
+            cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, quality)
+            (lbl_dir / f"{stem}.txt").write_text(_label_lines(cards, w, h))
+            roi = focus_roi((zone.x1, zone.y1, zone.x2, zone.y2), margin, image.shape)
+            x0, y0, x1, y1 = (int(v) for v in roi)
+            shift = np.float32([x0, y0])
             inside = [
-                k
-                for k, q in enumerate(quads)
-                if x0 <= q[:, 0].mean() < x1 and y0 <= q[:, 1].mean() < y1
+                PlacedCard(c.card, c.corners - shift, c.visible)
+                for c in cards
+                if x0 <= c.corners[:, 0].mean() < x1 and y0 <= c.corners[:, 1].mean() < y1
             ]
             crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-            shift = np.float32([x0, y0])
-            cv2.imwrite(
-                str(img_dir / f"{stem}_pile.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-            )
-            (lbl_dir / f"{stem}_pile.txt").write_text(
-                _label_lines(
-                    [quads[k] - shift for k in inside],
-                    [visible[k] for k in inside],
-                    [names[k] for k in inside],
-                    x1 - x0,
-                    y1 - y0,
-                )
-            )
+            cv2.imwrite(str(img_dir / f"{stem}_pile.jpg"), crop, quality)
+            (lbl_dir / f"{stem}_pile.txt").write_text(_label_lines(inside, x1 - x0, y1 - y0))
             written += 2
     return f"game {style} {seed} ({split}): {written} images"
 

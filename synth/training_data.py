@@ -52,7 +52,9 @@ def write_video_cut_crops(
     finder = CardFinder.load(models_dir, imgsz=det_imgsz, conf=det_conf)
     rng = np.random.default_rng(seed)
     written = 0
-    for k, (vseed, frames) in enumerate(_game_frames(range(seed, seed + n_videos), turns, every)):
+    for k, (vseed, frames, _layout) in enumerate(
+        _game_frames(range(seed, seed + n_videos), turns, every)
+    ):
         for image, index, truth in frames:
             cards = [PlacedCard(n, _box_corners(*b), v) for n, v, b in truth["cards"]]
             written += _write_cut_crops(
@@ -73,11 +75,17 @@ def write_video_cut_crops(
 
 
 def _game_frames(
-    seeds: Iterable[int], turns: int, every: int, *, phased: bool = False
-) -> Iterator[tuple[int, Iterator[tuple[Any, int, dict[str, Any]]]]]:
-    """Short simulated games rendered one at a time (in a temporary folder): for each
-    seed, its every ``every``-th frame with the frame's index and the renderer's truth
-    for it (``cards`` and ``quads``). ``phased``: start at ``seed % every``, so that
+    seeds: Iterable[int],
+    turns: int,
+    every: int,
+    *,
+    phased: bool = False,
+    style: str = "house",
+) -> Iterator[tuple[int, Iterator[tuple[Any, int, dict[str, Any]]], Path]]:
+    """Short simulated games rendered one at a time (in a temporary folder) in
+    ``style``: for each seed, its every ``every``-th frame with the frame's index and
+    the renderer's truth for it (``cards`` and ``quads``), and the game's layout file
+    (there while its frames are read). ``phased``: start at ``seed % every``, so that
     the frames taken do not always fall at the same moment of a clip."""
     import tempfile
 
@@ -94,9 +102,23 @@ def _game_frames(
     with tempfile.TemporaryDirectory() as tmp:
         for vseed in seeds:
             log = simulated_game(vseed, players=3 + vseed % 3, turns=turns, retract_prob=0.08)
-            res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed)
+            res = render_video(log, Path(tmp) / f"v{vseed}.mp4", seed=vseed, style=style)
             truth = res.boxes_path.read_text().splitlines()
-            yield vseed, sampled(res.path, truth, vseed % every if phased else 0)
+            offset = vseed % every if phased else 0
+            yield vseed, sampled(res.path, truth, offset), res.layout_path
+
+
+def frame_cards(truth: dict[str, Any]) -> list[Any]:
+    """A rendered frame's cards (its ``boxes.jsonl`` line) as
+    :class:`synth.render.scene.PlacedCard` values, with their corners."""
+    import numpy as np
+
+    from synth.render.scene import PlacedCard
+
+    return [
+        PlacedCard(name, np.array(quad, np.float32), visible)
+        for (name, visible, _b), quad in zip(truth["cards"], truth["quads"], strict=True)
+    ]
 
 
 def write_video_frame_dataset(
@@ -121,23 +143,18 @@ def write_video_frame_dataset(
     :func:`synth.render.dataset.write_detection_dataset`.
     """
     import cv2
-    import numpy as np
 
     from synth.render.dataset import _write_obb_yaml, obb_label_lines
-    from synth.render.scene import PlacedCard
 
     n = n_train + n_val
     games = _game_frames(range(seed, seed + n), turns, every, phased=True)
-    for k, (vseed, frames) in enumerate(games):
+    for k, (vseed, frames, _layout) in enumerate(games):
         split = "train" if k < n_train else "val"
         img_dir, lbl_dir = root / "images" / split, root / "labels" / split
         img_dir.mkdir(parents=True, exist_ok=True)
         lbl_dir.mkdir(parents=True, exist_ok=True)
         for image, index, truth in frames:
-            cards = [
-                PlacedCard(name, np.array(quad, np.float32), visible)
-                for (name, visible, _b), quad in zip(truth["cards"], truth["quads"], strict=True)
-            ]
+            cards = frame_cards(truth)
             h, w = image.shape[:2]
             stem = f"v{vseed}_{index:05d}"
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
