@@ -9,8 +9,10 @@ The data (all rendered here except the real photos):
 
 * still table scenes, phone-photo scenes and tight piles, as ``uno-table train``
   renders them (models/README.md, "Data"), new seeds;
-* **game frames in the watcher's tuning styles** (``synth.styles.TUNING_STYLES``,
-  never a held-out one): short simulated games rendered in each style, every
+* **game frames** in the watcher's tuning styles (``--styles tuning``:
+  ``synth.styles.TUNING_STYLES``, never a held-out one) or in randomised styles
+  (``--styles random``: ``synth.random_styles.random_style``, every setting drawn
+  within the tuning styles' span): short simulated games rendered in each style, every
   ``--every``-th frame, with the light evened out as the recogniser does
   (``vision.exposure.LightBalance``), written twice: the whole frame, and the cut-out
   around the discard pile that the pipeline's close look reads
@@ -55,6 +57,11 @@ MIN_VISIBLE = 0.3
 SEED_GAMES = 9100
 #: The validation games' seeds (one game every third tuning style).
 SEED_VAL_GAMES = 9900
+#: The randomised styles' seeds (``random-<seed>``); the k-th style's game is
+#: ``SEED_GAMES + 10 * k``, its validation game (every ``RANDOM_VAL_EVERY``-th style)
+#: ``SEED_VAL_GAMES + k``.
+SEED_STYLES = 9500
+RANDOM_VAL_EVERY = 6
 #: Plays and draws of a training game.
 GAME_TURNS = 20
 JPEG_QUALITY = 90
@@ -81,7 +88,7 @@ def _label_lines(cards: list[Any], w: int, h: int) -> str:
     return "".join(line + "\n" for line in obb_label_lines(cards, w, h, MIN_VISIBLE))
 
 
-def _game(task: tuple[Path, str, int, str, int]) -> str:
+def _game(task: tuple[Path, Any, int, str, int]) -> str:
     """One short game in one style: its every ``every``-th frame, whole and the pile's cut-out."""
     import cv2
     import numpy as np
@@ -110,7 +117,7 @@ def _game(task: tuple[Path, str, int, str, int]) -> str:
             cards = frame_cards(truth)
             image = balance(frame)
             h, w = image.shape[:2]
-            stem = f"{style}_{seed}_{index:05d}"
+            stem = f"{getattr(style, 'name', style)}_{seed}_{index:05d}"
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, quality)
             (lbl_dir / f"{stem}.txt").write_text(_label_lines(cards, w, h))
             roi = focus_roi((zone.x1, zone.y1, zone.x2, zone.y2), margin, image.shape)
@@ -125,12 +132,38 @@ def _game(task: tuple[Path, str, int, str, int]) -> str:
             cv2.imwrite(str(img_dir / f"{stem}_pile.jpg"), crop, quality)
             (lbl_dir / f"{stem}_pile.txt").write_text(_label_lines(inside, x1 - x0, y1 - y0))
             written += 2
-    return f"game {style} {seed} ({split}): {written} images"
+    return f"game {getattr(style, 'name', style)} {seed} ({split}): {written} images"
 
 
-def render_all(data: Path, procs: int, small: bool, every: int) -> None:
-    """Every part of the data, rendered in ``procs`` processes."""
+def game_tasks(
+    data: Path, kind: str, n_random: int, small: bool, every: int
+) -> list[tuple[Path, Any, int, str, int]]:
+    """The games to render: two a tuning style, or one a randomised style."""
+    from synth.random_styles import random_style
     from synth.styles import TUNING_STYLES
+
+    tasks: list[tuple[Path, Any, int, str, int]] = []
+    if kind == "random":
+        for k in range(2 if small else n_random):
+            style = random_style(SEED_STYLES + k)
+            tasks.append((data / "games", style, SEED_GAMES + k * 10, "train", every))
+            if k % RANDOM_VAL_EVERY == 0:
+                tasks.append((data / "games", style, SEED_VAL_GAMES + k, "val", every * 3))
+        return tasks
+    styles = TUNING_STYLES[:2] if small else TUNING_STYLES
+    games_per_style = 1 if small else 2
+    for k, name in enumerate(styles):
+        for g in range(games_per_style):
+            tasks.append((data / "games", name, SEED_GAMES + k * 10 + g, "train", every))
+        if k % 3 == 0:
+            tasks.append((data / "games", name, SEED_VAL_GAMES + k, "val", every * 3))
+    return tasks
+
+
+def render_all(
+    data: Path, procs: int, small: bool, every: int, styles: str = "tuning", n_random: int = 0
+) -> None:
+    """Every part of the data, rendered in ``procs`` processes."""
 
     scale = 0.02 if small else 1.0
     chunks = 2 if small else procs
@@ -145,20 +178,12 @@ def render_all(data: Path, procs: int, small: bool, every: int) -> None:
         for c in range(chunks):
             seed = seed0 + c
             scene_tasks.append((kind, data / f"{kind}{seed}", seed, per_train, per_val))
-    styles = TUNING_STYLES[:2] if small else TUNING_STYLES
-    games_per_style = 1 if small else 2
-    game_tasks: list[tuple[Path, str, int, str, int]] = []
-    for k, style in enumerate(styles):
-        for g in range(games_per_style):
-            seed = SEED_GAMES + k * 10 + g
-            game_tasks.append((data / "games", style, seed, "train", every))
-        if k % 3 == 0:
-            game_tasks.append((data / "games", style, SEED_VAL_GAMES + k, "val", every * 3))
+    games = game_tasks(data, styles, n_random, small, every)
     start = time.time()
     with get_context("fork").Pool(procs) as pool:
         # The games take longest: start them first.
         for msg in pool.imap_unordered(
-            _run_task, [("game", t) for t in game_tasks] + [("scene", t) for t in scene_tasks]
+            _run_task, [("game", t) for t in games] + [("scene", t) for t in scene_tasks]
         ):
             print(f"[{time.time() - start:6.1f}s] {msg}", flush=True)
 
@@ -212,7 +237,7 @@ def train(args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     data = Path(args.data)
     t0 = time.time()
-    render_all(data, args.procs, args.small, args.every)
+    render_all(data, args.procs, args.small, args.every, args.styles, args.random_styles)
     yaml = write_lists(data, args.real)
     t_render = time.time() - t0
     model = YOLO(str(args.weights), task="obb")
@@ -285,6 +310,8 @@ def main() -> None:
     t.add_argument("--lr0", type=float, default=0.0005)
     t.add_argument("--close-mosaic", type=int, default=5)
     t.add_argument("--every", type=int, default=10, help="every n-th frame of a game")
+    t.add_argument("--styles", choices=("tuning", "random"), default="tuning")
+    t.add_argument("--random-styles", type=int, default=52, help="with --styles random")
     t.add_argument("--small", action="store_true", help="a smoke test: a few of everything")
     args = p.parse_args()
     if args.cmd == "make-real":

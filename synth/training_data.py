@@ -13,7 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from synth.styles import VideoStyle
 
 
 def write_video_cut_crops(
@@ -80,7 +83,7 @@ def _game_frames(
     every: int,
     *,
     phased: bool = False,
-    style: str = "house",
+    style: str | VideoStyle = "house",
 ) -> Iterator[tuple[int, Iterator[tuple[Any, int, dict[str, Any]]], Path]]:
     """Short simulated games rendered one at a time (in a temporary folder) in
     ``style``: for each seed, its every ``every``-th frame with the frame's index and
