@@ -93,13 +93,16 @@ def test_cards_on_a_table_are_never_compared_as_close_ups() -> None:
 
 @pytest.mark.skipif(not MORE.is_dir(), reason="shared/data/more-cards not here")
 def test_the_recogniser_boxes_a_card_filling_the_photo_once() -> None:
-    """A cut-out wild card filling the picture was boxed three times, each read as a
-    wild: by default the recogniser keeps the surest box only."""
+    """A cut-out wild card filling the picture was boxed three times by detector
+    fine-tune 4, each read as a wild, and the recogniser kept the surest box only;
+    fine-tune 7 (4 December 2026) boxes it once, with the filter or without (and the
+    shipped classifier reads that box as a red 5: models/README.md, "Known confusions
+    and limits"). The filter itself: the tests above."""
     from vision.detector import CardRecognizer
 
     rec = CardRecognizer.load(use_deck=False)
     image = cv2.imread(str(MORE / "criscard" / "wild" / "wild_criscard_002.jpg"))
     assert rec.drop_closeup_twins
-    assert rec.detect(image).card == ("wild",)
+    assert len(rec.detect(image).card) == 1
     rec.drop_closeup_twins = False
-    assert rec.detect(image).card == ("wild", "wild", "wild")
+    assert len(rec.detect(image).card) == 1

@@ -72,7 +72,10 @@ def test_in_a_dim_warm_light_a_played_card_is_boxed_with_the_light_evened_out(
     # The tuning style dim-slide-22fps (0.47 of the house light, a warm lamp, slid
     # cards with blur at 22 frames/s), the styles benchmark's game 602: Bob's yellow
     # draw-2 (played at 16.5 s) was never boxed in the 2 s after it landed, and the
-    # watcher lost the play; with the light evened out it is boxed and read.
+    # watcher lost the play; with the light evened out it is boxed and read. Detector
+    # fine-tune 7 (4 December 2026, trained on frames of randomised styles, dim ones
+    # among them) boxes it in most frames as they come too (19 of 26): the balance
+    # reads it at least as often.
     log = simulated_game(602, players=5, turns=12, retract_prob=0.08)
     res = render_video(log, tmp_path / "dim.mp4", seed=602, style="dim-slide-22fps")
     (t_play,) = [float(e["t"]) for e in res.truth if e.get("card") == "yellow-draw2"]
@@ -82,4 +85,4 @@ def test_in_a_dim_warm_light_a_played_card_is_boxed_with_the_light_evened_out(
     seen_again, as_it_comes = _read_after(rec, Path(res.path), "yellow-draw2", t_play, 2.0)
     assert seen == seen_again >= 20
     assert balanced >= 0.8 * seen
-    assert as_it_comes <= 0.2 * seen
+    assert balanced >= as_it_comes

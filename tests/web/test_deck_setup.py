@@ -163,19 +163,19 @@ def test_upload_proposes_names_and_a_tap_corrects_one(deck: FlaskClient) -> None
     image = cv2.imdecode(np.frombuffer(jpeg.data, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape[:2] == (photo["height"], photo["width"])
 
-    # The recogniser reads this deck badly: the user corrects a wrong name with a tap.
+    # The recogniser reads this deck badly: the user corrects each wrong name with a tap.
     wrong = [c for c in photo["cards"] if c["proposed"] != tile_face(photo, c, faces)]
     assert wrong, "expected the general read-out to misread this deck"
-    card = wrong[0]
-    right = tile_face(photo, card, faces)
-    r = deck.post(
-        "/deck/api/label",
-        json={"photo": photo["id"], "card": card["id"], "face": right},
-        headers=AUTH,
-    )
-    assert r.status_code == 200, r.json
-    after = r.json["photos"][0]["cards"][card["id"]]
-    assert after["label"] == right and after["corrected"]
+    for card in wrong:
+        right = tile_face(photo, card, faces)
+        r = deck.post(
+            "/deck/api/label",
+            json={"photo": photo["id"], "card": card["id"], "face": right},
+            headers=AUTH,
+        )
+        assert r.status_code == 200, r.json
+        after = r.json["photos"][0]["cards"][card["id"]]
+        assert after["label"] == right and after["corrected"]
     assert r.json["labelled"] == 4
     assert r.json["held_back"] == 0  # each face once: nothing to measure the fit on
 
@@ -334,7 +334,7 @@ def test_calibrate_measures_held_back_cards_and_the_live_loop_uses_the_deck(
         r = upload(
             client,
             (table_photo(FACES[4:], 0), "b.jpg"),
-            (table_photo(FACES[:4], 1), "c.jpg"),
+            (table_photo(FACES[:4], 2), "c.jpg"),  # in the second grid, a box twice
             (table_photo(FACES[4:], 1), "d.jpg"),
         )
         assert r.status_code == 201, r.json
@@ -408,7 +408,10 @@ def test_the_deck_setup_page_walk_through(page: Page, deck_app: Flask, tmp_path:
     table = tmp_path / "table.jpg"
     table.write_bytes(table_photo(faces, 0))
     again = tmp_path / "again.jpg"
-    again.write_bytes(table_photo(faces, 1))
+    # The third photo of each face: in the grid of the second ones, the detector of
+    # 4 December (fine-tune 7) boxes the yellow 9 twice (models/README.md, "Known
+    # confusions and limits"); this test is about the page, one chip per box.
+    again.write_bytes(table_photo(faces, 2))
     page.set_default_timeout(BROWSER_TIMEOUT)
     expect.set_options(timeout=BROWSER_TIMEOUT)  # the recogniser reads the photos first
     with LiveServer(deck_app) as server:
