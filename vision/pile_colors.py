@@ -28,7 +28,7 @@ picture.
 >>> played[cy - 25 : cy + 25, cx - 10 : cx + 20] = (30, 210, 230)  # the yellow top card
 >>> colours.update(played, 0.5)
 >>> [(p.color, round(p.xy[0] - cx)) for p in colours.new_colors((cx + 5, cy), 60, since=0.1)]
-[('yellow', 5), ('red', -21)]
+[('yellow', 4), ('red', -21)]
 """
 
 from __future__ import annotations
@@ -75,6 +75,39 @@ HOUSE_WHITE_V = 240
 #: The share of the picture around the pile brighter than its white (speculars, a
 #: spot of glare): its 99th percentile.
 WHITE_PERCENTILE = 99.0
+
+
+#: A lamp's tint is undone before ink colours are read (:func:`neutral_white`) when
+#: the cards' white needs one channel this many times brighter to be grey; below it
+#: the picture is read as it is (the house light, daylight).
+NEUTRAL_MIN_GAIN = 1.08
+#: ... and no channel is made more than this many times brighter (a picture with no
+#: white in it is not turned another colour).
+NEUTRAL_MAX_GAIN = 2.5
+
+
+def neutral_white(image_bgr: Image) -> Image:
+    """``image_bgr`` with its whitest pixels made grey, channel by channel.
+
+    Under a warm lamp a card's white turns orange, and so does every ink: yellow ink
+    falls to the hues of red ink (``covering-warm-dusk-22fps``, a tuning style: a
+    yellow reverse put on a red one read as red ink, hue 6-15 against the red's
+    176-12, and the play was taken for a misreading). Each channel is scaled so that
+    its 99th percentile (a card's white border) meets the brightest channel's, as
+    white balance does; a picture nearly grey already comes back as it is.
+
+    >>> warm = np.array([[[78, 95, 147], [20, 60, 120]]], np.uint8)  # white; yellow ink
+    >>> neutral_white(warm)[0].tolist()
+    [[147, 147, 147], [37, 93, 120]]
+    >>> grey = np.array([[[230, 235, 240]]], np.uint8)
+    >>> neutral_white(grey) is grey
+    True
+    """
+    whites = np.percentile(image_bgr.reshape(-1, 3), WHITE_PERCENTILE, axis=0)
+    gains = np.clip(float(whites.max()) / np.maximum(whites, 1.0), 1.0, NEUTRAL_MAX_GAIN)
+    if float(gains.max()) < NEUTRAL_MIN_GAIN:
+        return image_bgr
+    return np.asarray(np.clip(image_bgr * gains, 0, 255), np.uint8)
 
 
 def color_map(image_bgr: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
@@ -141,8 +174,11 @@ class PileColors:
         max_shake_px: float = 8.0,
         light_window_s: float = 10.0,
         still_hand_area: float = 0.2,
+        neutral: bool = True,
     ) -> None:
         self.layout = layout
+        # Ink colours read with a lamp's tint undone (neutral_white).
+        self.neutral = neutral
         self.still_hand_area = still_hand_area
         # The light (light_gain) from the whitest the pile has been this long.
         self.light_window_s = light_window_s
@@ -194,7 +230,13 @@ class PileColors:
         small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
         lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
         hsv: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
-        return _Look(lab, _color_map_of_hsv(hsv, self._light(hsv, t)), hsv[..., 0].copy())
+        light = self._light(hsv, t)
+        if self.neutral:
+            neutral = neutral_white(small)
+            if neutral is not small:
+                ink_hsv = np.asarray(cv2.cvtColor(neutral, cv2.COLOR_BGR2HSV), np.uint8)
+                return _Look(lab, _color_map_of_hsv(ink_hsv, light), hsv[..., 0].copy())
+        return _Look(lab, _color_map_of_hsv(hsv, light), hsv[..., 0].copy())
 
     def _light(self, hsv: Image, t: float) -> float:
         """The light now (:func:`light_gain`), from the whitest this picture and the

@@ -338,3 +338,31 @@ def test_in_half_the_light_a_fans_lower_card_beside_the_top_changes_the_picture(
     ink = colors.new_colors((cx, cy), 60, since=0.1, hands=False)
     assert ink is not None
     assert sum(p.area for p in ink if p.color == "red") >= WatcherConfig().strip_area
+
+
+def test_under_a_warm_lamp_a_yellow_card_on_a_red_one_is_yellow_ink() -> None:
+    # covering-warm-dusk-22fps (a tuning style) seed 614, true boxes: Dee's yellow
+    # reverse put on Eve's red reverse under a warm lamp was taken for a misreading
+    # (no new yellow ink) and the play was lost. The colours are that frame's: a card's
+    # white (78, 95, 147), red ink (36, 41, 124), yellow ink (33, 74, 138), whose hue
+    # (12) is no ink colour as it comes; with the lamp's tint undone it is yellow.
+    layout = TableLayout.default(320, 240, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    white, red, yellow = (78, 95, 147), (36, 41, 124), (33, 74, 138)
+    old = np.full((240, 320, 3), (20, 32, 52), np.uint8)  # dark wood in dim warm light
+    old[cy - 25 : cy + 25, cx - 17 : cx + 17] = white
+    old[cy - 12 : cy + 12, cx - 8 : cx + 8] = red
+    new = old.copy()
+    new[cy - 19 : cy + 31, cx - 11 : cx + 23] = white  # the yellow card, a little aside
+    new[cy - 6 : cy + 18, cx - 2 : cx + 14] = yellow
+
+    def new_ink(colors: PileColors) -> dict[str, float]:
+        for i in range(12):
+            colors.update(old, i / 30)
+        colors.update(new, 0.5)
+        ink = colors.new_colors((cx + 6, cy + 6), 15, since=0.1, hands=False)
+        assert ink is not None
+        return {c: sum(p.area for p in ink if p.color == c) for c in ("red", "yellow")}
+
+    assert new_ink(PileColors(layout))["yellow"] > 0.2
+    assert new_ink(PileColors(layout, neutral=False))["yellow"] == 0.0
