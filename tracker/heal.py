@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from tracker.amend import Rewrite, rewrite
+from tracker.events import Flip, Play
 from tracker.game import Game, Verdict
 from tracker.heal_answers import ASK, AskReferee, Healed
 from tracker.heal_catalogue import Catalogue
@@ -376,9 +377,9 @@ class Healer:
         top, read as Cy's missed blue 7, then Cy's play refused as out of turn).
         """
         for past in reversed(self.game.history):
-            event = past.to_json()
-            if event.get("type") in ("play", "flip"):
-                names = frozenset(c.name for c in event_cards(event))
+            if isinstance(past, (Play, Flip)):
+                cards = past.cards if isinstance(past, Play) else (past.card,)
+                names = frozenset(c.name for c in cards)
                 return names if top in names else frozenset()
         return frozenset()
 
