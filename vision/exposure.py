@@ -49,7 +49,10 @@ class LightBalance:
     * ``max_gain``: the most a channel is scaled (1 / :data:`MIN_LIGHT_GAIN`: light
       down to 0.35 of the house light);
     * ``min_gain``: below this on every channel the frame is left as it is;
-    * ``step``: every ``step``-th pixel, each way, is looked at for the white.
+    * ``step``: every ``step``-th pixel, each way, is looked at for the white;
+    * ``neutral``: bring each channel's white to the brightest channel's own instead
+      of to ``white``: a tint undone, the light left as it is (the pile's ink colours,
+      :func:`vision.pile_colors.neutral_white`).
     """
 
     white: float = 235.0
@@ -57,6 +60,7 @@ class LightBalance:
     max_gain: float = 1.0 / MIN_LIGHT_GAIN
     min_gain: float = 1.08
     step: int = 4
+    neutral: bool = False
 
     def gains(self, frame: Image) -> npt.NDArray[np.float64]:
         """The factor of each channel (B, G, R), at least 1."""
@@ -64,7 +68,8 @@ class LightBalance:
         if len(sample) == 0:
             return np.ones(3)
         whitest = np.percentile(sample, self.percentile, axis=0)
-        return np.clip(self.white / np.maximum(whitest, 1.0), 1.0, self.max_gain)
+        white = float(whitest.max()) if self.neutral else self.white
+        return np.clip(white / np.maximum(whitest, 1.0), 1.0, self.max_gain)
 
     def __call__(self, frame: Image) -> Image:
         """``frame`` with its light evened out (the same array when nothing changes)."""

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from tracker.cards import COLORS
 from vision.calibration import TableLayout, Zone
-from vision.exposure import MIN_LIGHT_GAIN  # the floors go down at most this far
+from vision.exposure import MIN_LIGHT_GAIN, LightBalance  # the floors go down at most this far
 from vision.geometry import CARD_ASPECT
 from vision.pile_probe import ColorPatch
 
@@ -84,6 +84,13 @@ NEUTRAL_MIN_GAIN = 1.08
 #: ... and no channel is made more than this many times brighter (a picture with no
 #: white in it is not turned another colour).
 NEUTRAL_MAX_GAIN = 2.5
+_NEUTRAL = LightBalance(
+    percentile=WHITE_PERCENTILE,
+    max_gain=NEUTRAL_MAX_GAIN,
+    min_gain=NEUTRAL_MIN_GAIN,
+    step=1,
+    neutral=True,
+)
 
 
 def neutral_white(image_bgr: Image) -> Image:
@@ -103,9 +110,8 @@ def neutral_white(image_bgr: Image) -> Image:
     >>> neutral_white(grey) is grey
     True
     """
-    whites = np.percentile(image_bgr.reshape(-1, 3), WHITE_PERCENTILE, axis=0)
-    gains = np.clip(float(whites.max()) / np.maximum(whites, 1.0), 1.0, NEUTRAL_MAX_GAIN)
-    if float(gains.max()) < NEUTRAL_MIN_GAIN:
+    gains = _NEUTRAL.gains(image_bgr)
+    if float(gains.max()) < _NEUTRAL.min_gain:
         return image_bgr
     return np.asarray(np.clip(image_bgr * gains, 0, 255), np.uint8)
 
