@@ -101,6 +101,7 @@ def _game(task: tuple[Path, Any, int, str, int]) -> str:
     from vision.pipeline import PILE_CUT_MARGIN
 
     root, style, seed, split, every = task
+    name = getattr(style, "name", style)  # a tuning style's name, or a random VideoStyle
     img_dir, lbl_dir = root / "images" / split, root / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
@@ -117,7 +118,7 @@ def _game(task: tuple[Path, Any, int, str, int]) -> str:
             cards = frame_cards(truth)
             image = balance(frame)
             h, w = image.shape[:2]
-            stem = f"{getattr(style, 'name', style)}_{seed}_{index:05d}"
+            stem = f"{name}_{seed}_{index:05d}"
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, quality)
             (lbl_dir / f"{stem}.txt").write_text(_label_lines(cards, w, h))
             roi = focus_roi((zone.x1, zone.y1, zone.x2, zone.y2), margin, image.shape)
@@ -132,7 +133,7 @@ def _game(task: tuple[Path, Any, int, str, int]) -> str:
             cv2.imwrite(str(img_dir / f"{stem}_pile.jpg"), crop, quality)
             (lbl_dir / f"{stem}_pile.txt").write_text(_label_lines(inside, x1 - x0, y1 - y0))
             written += 2
-    return f"game {getattr(style, 'name', style)} {seed} ({split}): {written} images"
+    return f"game {name} {seed} ({split}): {written} images"
 
 
 def game_tasks(
