@@ -92,7 +92,10 @@ class WatcherConfig:
     straighten_s: float = 1.0  # ... (or that of the seat that played it, this long after)
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm
-    # (it brought that play; taken back since or not)
+    # (it brought that play; taken back since or not) ...
+    arm_away_s: float = 0.5  # ... unless that arm left the pile after that play, unseen
+    # there this long, and came back (seen there twice or more) by the time the card
+    # showed: a second visit, a second play (a seat plays again after skips)
     lay_before_sightings: int = 3  # a card seen this often, read as its face, lying as it
     # lies now before a hand hid it lay there before: not put down by that hand
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by

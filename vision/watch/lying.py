@@ -213,8 +213,36 @@ class LyingCardRules:
             and card_value(play.top) != value
             and (play.taken_back_t is None or play.taken_back_t > lay)
             and not (new_faces and self._face_seen_before(play))
+            and not self._arm_came_back(seat, play.t, lay)
             for play, by in self.plays_by_seat
         )
+
+    def _arm_came_back(self, seat: int, since: float, lay: float) -> bool:
+        """Did ``seat``'s arm leave the discard pile after ``since`` (unseen there
+        ``arm_away_s`` or longer) and come back (seen there twice) by ``lay``?
+
+        Then it is on a second visit, and brings a second play: after two skips with
+        three players the same seat plays again a second or two later
+        (``covering-hand`` seed 615, trained recogniser: Cy's green 7, put down by his
+        covering hand 1.8 s after his skips, was taken for a pile card his skips'
+        hand uncovered).
+        """
+        arms = self.state.arms
+        if arms is None:
+            return False
+        prev, away, back = since, False, 0
+        for seen in arms.sightings_since(since):
+            if seen.t > lay:
+                break
+            if seen.seat != seat or not seen.at_discard:
+                continue
+            if seen.t - prev >= self.cfg.arm_away_s:
+                away, back = True, 0  # gone that long: what comes now is a new visit
+            back += 1
+            prev = seen.t
+            if away and back >= 2:
+                return True
+        return False
 
     def _face_seen_before(self, play: PileEntry) -> bool:
         """Did a play under ``play`` on the pile have its top face?"""

@@ -1,0 +1,83 @@
+"""A seat that plays twice in a row: its arm leaves the pile after the first play and
+comes back with the second (after two skips with three players, a second or two
+later). A hand brings one play, but a second visit brings a second one (found with
+the trained recogniser on the ``covering-hand`` tuning style, seed 615:
+docs/watcher.md, "Twentieth pass"). Same made-up table as ``test_watcher.py``; the
+arm's sightings are scripted."""
+
+from __future__ import annotations
+
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, started
+from tests.vision.test_watcher import frame_detections as detections
+from tests.vision.test_watcher_covered_copy import lying
+from tests.vision.test_watcher_lifted import ArmsSeen
+from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
+
+CY = PLAYERS.index("Cy")
+#: Frames of the covering hand over the pile before each card shows.
+COVERED = 10
+#: Frames the arm is still seen after its card shows (the hand going back).
+LEAVING = 5
+
+
+def two_visits(away: float | None, config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Cy's covering hand puts a green 4 on the pile, goes back, and puts a green 7 on
+    it. His arm is seen at the pile while it covers a card and ``LEAVING`` frames
+    after, then is unseen ``away`` seconds before it covers the pile again; with
+    ``away`` None it is seen all the while, the green 4 lying there for a second."""
+    table: Table = started("green-5")
+    first = len(table.frames)
+    table.still(COVERED, covered=True)
+    lies = round(FPS) if away is None else LEAVING + round(away * FPS)
+    for _ in range(lies):
+        table.frames.append([lying("green-4", *CENTER)])
+    second = len(table.frames)
+    table.still(COVERED, covered=True)
+    for _ in range(50):
+        table.frames.append([lying("green-7", CENTER[0] + 5, CENTER[1] - 3, across=True)])
+    if away is None:
+        arms = ArmsSeen(CY, range(first, second + COVERED + LEAVING))
+    else:
+        arms = ArmsSeen(CY, range(first, first + COVERED + LEAVING))
+        arms.seen += ArmsSeen(CY, range(second, second + COVERED + LEAVING)).seen
+    w = Watcher(LAYOUT, PLAYERS, config)
+    w.arms = arms
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out
+
+
+def test_an_arm_that_left_and_came_back_brings_a_second_play() -> None:
+    # Unseen 0.7 s between its visits; the green 7 shows 1.2 s after the green 4, well
+    # inside one_play_per_arm_s.
+    assert WatcherConfig().one_play_per_arm_s > 0.7 + (LEAVING + COVERED) / FPS
+    out = two_visits(0.7)
+    assert out[1:] == [
+        {"type": "play", "card": "green-4", "player": "Cy"},
+        {"type": "play", "card": "green-7", "player": "Cy"},
+    ]
+
+
+def test_without_the_return_the_second_card_passes_for_a_pile_card_uncovered() -> None:
+    # The same frames, an arm away this long not taken for a new visit: the green 7,
+    # first seen on the pile as the arm that just played the green 4 was there, is
+    # read as a pile card that hand uncovered (the rule "a hand brings one play").
+    out = two_visits(0.7, WatcherConfig.from_dict({"arm_away_s": 5.0}))
+    assert [e.get("card") for e in out[1:]] == ["green-4"]
+
+
+def test_an_arm_that_never_left_brings_one_play() -> None:
+    # Cy's arm seen all the while from the green 4 to the green 7: one visit, and the
+    # new face that shows as it goes is no second play of that hand.
+    out = two_visits(None)
+    assert [e.get("card") for e in out[1:]] == ["green-4"]
+
+
+def test_an_arm_unseen_a_moment_is_on_the_same_visit() -> None:
+    # Lost to the arm watch for 0.3 s (under arm_away_s) between the two: the same
+    # visit, one play.
+    assert WatcherConfig().arm_away_s > 0.3
+    out = two_visits(0.3)
+    assert [e.get("card") for e in out[1:]] == ["green-4"]
