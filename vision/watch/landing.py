@@ -8,6 +8,7 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 
 from __future__ import annotations
 
+from vision.arm_probe import DISCARD
 from vision.tracks import Track, apparent_scale, box_overlap
 from vision.watch.state import PileEntry, WatcherState
 
@@ -88,6 +89,13 @@ class LandingRules:
             # card seen again as a hand passes (covering-untidy-25fps seed 713, trained
             # recogniser: a yellow 4 seven deep, as Ann's fan of sixes came).
             return True
+        if depth == 1 and other_hand and self._showed_as_the_top_came_back(tr):
+            # The top card's face, hiding the top card as it showed, put down by another
+            # seat's hand than the top's player's: no one uncovers a card by passing a
+            # hand over it and taking nothing away, so a copy (a jump-in), wherever it
+            # lies: put square on a neat pile, no picture tells it from the card under
+            # it (covering-hand seed 618: Cy's red skip square on Bob's).
+            return True
         if tr.name not in again.boxes:
             return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
@@ -108,6 +116,21 @@ class LandingRules:
             return False
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return box_overlap(box, ref) >= self.cfg.copy_over_top
+
+    def _showed_as_the_top_came_back(self, tr: Track) -> bool:
+        """Was the top card hidden ``hidden_gap_s`` or longer by a hand that went to the
+        discard pile and nowhere else (its arm seen there twice or more while the top
+        was hidden, never reaching for the draw pile), and seen again as ``tr`` showed
+        (within ``hidden_gap_s``)? Its face seen there again is then ``tr`` itself."""
+        span, arms = self.state.top_hidden, self.state.arms
+        if arms is None or span is None or abs(span[1] - tr.first_t) > self.cfg.hidden_gap_s:
+            return False
+        seat = arms.seat_for(tr.first_t)
+        seen = [s for s in arms.sightings_since(span[0]) if s.t <= span[1] and s.seat == seat]
+        # Going on to the draw pile, it was drawing, passing over the discard pile
+        # (covering-untidy-25fps seed 609, trained recogniser: Ann's penalty draws).
+        piles = [s.pile for s in seen]
+        return piles.count(DISCARD) >= 2 and all(p == DISCARD for p in piles)
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most

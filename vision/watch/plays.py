@@ -342,7 +342,7 @@ class PlayRules:
                 PileEntry(names, spots, t, [tr.id for tr in group], scale=scale, boxes=boxes)
             )
             self.state.dealer = seat
-            self.state.top_seen_t = t
+            self.state.top_seen(t, played=True)
             ev: dict[str, object] = {"type": "flip", "card": names[-1]}
             return ev
         player = self.state.players[seat] if seat is not None else None
@@ -358,7 +358,7 @@ class PlayRules:
                 boxes=boxes,
             )
         )
-        self.state.top_seen_t = t
+        self.state.top_seen(t, played=True)
         self.state.below_since = None
         self.state.play_is_last = True
         if seat is not None:

@@ -77,6 +77,9 @@ class WatcherState:
         self.looks: deque[tuple[float, list[tuple[Detection, Track | None]]]] = deque()
         self.last_t = -math.inf
         self.top_seen_t = -math.inf
+        #: When the top card was last hidden a while and seen again: (last seen before,
+        #: seen again), since it was played (a hand over it; :meth:`top_seen`).
+        self.top_hidden: tuple[float, float] | None = None
         self.below_since: float | None = None
         self.below_seen_t = -math.inf
         self.play_is_last = False  # the watcher's last event is a play it may amend
@@ -87,6 +90,16 @@ class WatcherState:
         self.lost_arrivals: deque[Track] = deque(maxlen=config.remembered)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
+
+    def top_seen(self, t: float, *, played: bool = False) -> None:
+        """The top card seen at ``t`` (``played``: a new top, played or uncovered by a
+        take-back, seen as it came). Seen again after ``hidden_gap_s`` unseen, that
+        span is kept (:attr:`top_hidden`)."""
+        if played:
+            self.top_hidden = None
+        elif t - self.top_seen_t >= self.cfg.hidden_gap_s:
+            self.top_hidden = (self.top_seen_t, t)
+        self.top_seen_t = t
 
     @property
     def layout(self) -> TableLayout:

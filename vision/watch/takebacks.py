@@ -150,7 +150,7 @@ class TakeBackRules:
             return []
         top, below = self.state.pile[-1], self.state.pile[-2]
         if self._top_visible(top, below, t, card):
-            self.state.top_seen_t = t
+            self.state.top_seen(t)
             self.state.below_since = None
             return []
         if any(
@@ -208,7 +208,7 @@ class TakeBackRules:
         """The top play was taken back: an ``undo``, unless the tracker refused it."""
         self.state.pile.pop()
         top.taken_back_t = t
-        self.state.top_seen_t = t
+        self.state.top_seen(t, played=True)
         self.state.pile_changed_t = t
         self.state.below_since = None
         for tr in below_tracks:
