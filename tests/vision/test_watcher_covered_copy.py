@@ -100,7 +100,10 @@ def test_a_copy_put_down_by_a_covering_hand_lying_otherwise_is_a_play() -> None:
 
 
 def test_the_same_card_uncovered_or_no_arm_there_is_no_play() -> None:
-    same = lying("green-4", CENTER[0] + 1, CENTER[1])  # where it lay (a hand passed over)
+    # Where it lay, a hand having passed over; this probe tells whose arm but not
+    # where it reached (no sightings): with the arm seen going to the discard pile
+    # alone, the same frames are a jump-in (test_watcher_square_copy.py).
+    same = lying("green-4", CENTER[0] + 1, CENTER[1])
     assert [e["type"] for e in jump_in(same, arm=PLAYERS.index("Bob"))] == ["flip", "play"]
     copy = lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)
     assert [e["type"] for e in jump_in(copy, arm=None)] == ["flip", "play"]
