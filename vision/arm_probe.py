@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["DISCARD", "DRAW", "ArmProbe", "ArmSighting"]
+__all__ = ["DISCARD", "DRAW", "SEEN_THERE", "ArmProbe", "ArmSighting"]
 
 #: The piles an arm's far end can be nearest to.
 DISCARD = "discard"
 DRAW = "draw"
+#: Sightings of an arm at a pile that say it went there (one may be a stray).
+SEEN_THERE = 2
 
 
 @dataclass(frozen=True)

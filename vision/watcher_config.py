@@ -83,7 +83,9 @@ class WatcherConfig:
     airborne_scale: float = 1.12  # a card still over the pile looking this much bigger than
     # the top card did at rest is held or falling above it (a drop): not at rest yet ...
     airborne_max_s: float = 0.5  # ... unless still this long (no card hovers)
-    hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it) ...
+    hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it; the top
+    # card so hidden, then its face seen there as a hand of another seat that went to
+    # the discard pile alone leaves: a jump-in put square on it) ...
     same_box_overlap: float = 0.8  # ... seen again with a box overlapping its old one less
     # (intersection over union) lies otherwise: a copy put on it, when an arm was there
     copy_gap_s: float = 0.07  # the top card unseen this long (a frame at up to 28 frames/s,

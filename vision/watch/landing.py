@@ -8,7 +8,7 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 
 from __future__ import annotations
 
-from vision.arm_probe import DISCARD
+from vision.arm_probe import DISCARD, SEEN_THERE
 from vision.tracks import Track, apparent_scale, box_overlap
 from vision.watch.state import PileEntry, WatcherState
 
@@ -130,7 +130,7 @@ class LandingRules:
         # Going on to the draw pile, it was drawing, passing over the discard pile
         # (covering-untidy-25fps seed 609, trained recogniser: Ann's penalty draws).
         piles = [s.pile for s in seen]
-        return piles.count(DISCARD) >= 2 and all(p == DISCARD for p in piles)
+        return piles.count(DISCARD) >= SEEN_THERE and all(p == DISCARD for p in piles)
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most

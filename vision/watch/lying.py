@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
+from vision.arm_probe import SEEN_THERE
 from vision.tracks import BACK, Track, box_overlap, card_value
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
@@ -240,7 +241,7 @@ class LyingCardRules:
                 away, back = True, 0  # gone that long: what comes now is a new visit
             back += 1
             prev = seen.t
-            if away and back >= 2:
+            if away and back >= SEEN_THERE:
                 return True
         return False
 
