@@ -4,7 +4,10 @@ filter (``vision.box_filter``): every photo of ``shared/data/real-cards`` and
 the corner index, the card with its surroundings) or a box on nothing. Face boxes
 of the whole recogniser (``detect``), at its own threshold. Also each source's top-1
 with the default filter: the surest face box named as the photo's folder (the shipped
-classifier was fitted on these photos: a check of the boxes, not a held-out figure).
+classifier was fitted on these photos: a check of the boxes, not a held-out figure),
+and where the default filter's extra boxes lie: ``overlapping`` the surest box (the
+card boxed again) or ``apart`` from it (another card in the photo, or a box on
+something else), and how many are ``unsure`` (confidence under :data:`UNSURE`).
 
     python benchmarks/bench_boxes.py [--out models/boxes.json] [--models DIR]
 """
@@ -16,18 +19,45 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.deck_calibration import list_photos  # noqa: E402
+from vision.detections import Detections  # noqa: E402
 from vision.detector import CardRecognizer  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 #: (name, drop_closeup_twins, drop_inner_boxes): no filter, the default, both rules.
 FILTERS = (("off", False, False), ("default", True, False), ("both", True, True))
+#: An extra box covering more than this share of its own area of the surest box
+#: overlaps it (the card boxed again); less, it lies apart.
+OVERLAPPING = 0.05
+#: An extra box's confidence (the detector's times the classifier's) under this is unsure.
+UNSURE = 0.3
+
+
+def extra_boxes(found: Detections) -> Counter[str]:
+    """Where a photo's face boxes other than the surest lie, and how sure they are."""
+    faces = [i for i, card in enumerate(found.card) if card != "back"]
+    out = Counter[str]()
+    if len(faces) < 2 or found.corners is None:
+        return out
+    best = max(faces, key=lambda i: float(found.confidence[i]))
+    for i in faces:
+        if i == best:
+            continue
+        area = abs(float(cv2.contourArea(found.corners[i].astype(np.float32))))
+        shared, _ = cv2.intersectConvexConvex(
+            found.corners[i].astype(np.float32), found.corners[best].astype(np.float32)
+        )
+        out["overlapping" if shared > OVERLAPPING * max(area, 1.0) else "apart"] += 1
+        out["unsure"] += int(float(found.confidence[i]) < UNSURE)
+    return out
 
 
 def main() -> int:
@@ -38,10 +68,11 @@ def main() -> int:
     rec = CardRecognizer.load(args.models, calibration=None)
     roots = {"real-cards": SHARED / "real-cards"}
     roots |= {p.name: p for p in sorted((SHARED / "more-cards").iterdir()) if p.is_dir()}
-    result: dict[str, dict[str, dict[int, int]]] = {}
+    result: dict[str, dict[str, dict[Any, int]]] = {}
     for name, root in roots.items():
         counts = {key: Counter[int]() for key, _, _ in FILTERS}
         right = Counter[int]()
+        where = Counter[str]()
         for face, paths in list_photos(root).items():
             for p in paths:
                 img = cv2.imread(str(p))
@@ -58,8 +89,10 @@ def main() -> int:
                     counts[key][len(named)] += 1
                     if key == "default":
                         right[int(bool(named) and max(named)[1] == face)] += 1
+                        where += extra_boxes(found)
         result[name] = {k: dict(sorted(v.items())) for k, v in counts.items()}
         result[name]["top1"] = {1: right[1], 0: right[0]}
+        result[name]["extra_default"] = {k: where[k] for k in ("overlapping", "apart", "unsure")}
         extra = {k: sum(n * max(b - 1, 0) for b, n in v.items()) for k, v in counts.items()}
         total = sum(counts["off"].values())
         seconds = ", ".join(f"{k} {extra[k]}" for k, _, _ in FILTERS)
