@@ -8,7 +8,7 @@ arm's sightings are scripted."""
 from __future__ import annotations
 
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, started
-from tests.vision.test_watcher import frame_detections as detections
+from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_covered_copy import lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.watcher import Watcher
@@ -43,10 +43,7 @@ def two_visits(away: float | None, config: WatcherConfig | None = None) -> list[
         arms.seen += ArmsSeen(CY, range(second, second + COVERED + LEAVING)).seen
     w = Watcher(LAYOUT, PLAYERS, config)
     w.arms = arms
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return events(w, table)
 
 
 def test_an_arm_that_left_and_came_back_brings_a_second_play() -> None:

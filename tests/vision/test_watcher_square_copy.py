@@ -8,8 +8,8 @@ table as ``test_watcher.py``; the arm's sightings are scripted."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE
-from tests.vision.test_watcher import frame_detections as detections
+from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE
+from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_covered_copy import covered_after, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.arm_probe import DRAW, ArmSighting
@@ -35,10 +35,7 @@ def square_on_top(pile: str) -> list[dict[str, object]]:
         ]
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = arms
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return events(w, table)
 
 
 def test_the_top_face_left_square_on_it_by_another_hand_at_the_pile_is_a_jump_in() -> None:
