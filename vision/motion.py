@@ -111,6 +111,25 @@ class Motion:
             later = s
         return None
 
+    def moved_to_rest(self, tr: Track, card: float, after: float) -> float | None:
+        """When ``tr`` was first seen where it lies now, if it lay elsewhere after
+        ``after`` (a sighting then farther than ``still`` card lengths from its last);
+        None if every sighting kept since ``after`` lies where it lies now.
+
+        The detector may give one box to a card and a copy of its face put nearly on
+        it: their track then moves without going unseen.
+        """
+        last = tr.sightings[-1]
+        lim = self.cfg.still * card
+        start = None
+        for s in reversed(tr.sightings):
+            if s.t <= after:
+                return None
+            if math.hypot(s.x - last.x, s.y - last.y) > lim:
+                return start
+            start = s.t
+        return None
+
     def creeping(self, tr: Track, card: float) -> bool:
         """Still easing to rest, though it moves less than ``still`` between frames.
 

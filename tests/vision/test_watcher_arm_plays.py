@@ -167,10 +167,12 @@ def quick_copy_at(fps: float, config: WatcherConfig | None = None) -> list[dict[
 
 def test_a_copy_put_on_the_top_card_in_one_unseen_frame_at_26_fps_is_a_play() -> None:
     # One frame unseen at 26 frames/s is 0.077 s (quick-untidy-26fps seed 604, trained
-    # recogniser: a green 7 put on a green 7 was lost at copy_gap_s 0.09).
+    # recogniser: a green 7 put on a green 7 was lost at copy_gap_s 0.09). Since the
+    # twenty-first pass a top card lying elsewhere after another seat's arm was there is
+    # a copy without any gap too (Motion.moved_to_rest): copy_gap_s no longer decides it.
     bob = {"type": "play", "card": "green-7", "player": "Bob"}
     assert quick_copy_at(26.0)[-1] == bob
-    assert quick_copy_at(26.0, WatcherConfig.from_dict({"copy_gap_s": 0.09}))[-1] != bob
+    assert quick_copy_at(26.0, WatcherConfig.from_dict({"copy_gap_s": 0.09}))[-1] == bob
 
 
 def top_card_passed_over() -> list[dict[str, object]]:

@@ -96,6 +96,13 @@ class LandingRules:
             # lies: put square on a neat pile, no picture tells it from the card under
             # it (covering-hand seed 618: Cy's red skip square on Bob's).
             return True
+        if depth == 1 and tr.name != again.top and other_hand and self._hid_its_top(tr, again):
+            # The face under the top within the top play (several cards put down
+            # together), hiding the top card as it showed, put down by another seat's
+            # hand: as for the face just under the top, no take-back, a copy
+            # (covering-slide-warm-21fps seed 620, trained recogniser: Cy's green 6 on
+            # Bob's green 6 and blue 6).
+            return True
         if tr.name not in again.boxes:
             return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
@@ -138,6 +145,14 @@ class LandingRules:
         last = self.state.top_seen_t
         return tr.first_t - self.cfg.copy_hides_top_s <= last < tr.first_t
 
+    def _hid_its_top(self, tr: Track, play: PileEntry) -> bool:
+        """Did the top card of ``play`` go unseen as ``tr`` showed, seen last at most
+        ``copy_hides_top_s`` before, and not since? Asked of the top card's own tracks
+        (:attr:`PileEntry.top_last_seen`): ``tr`` may have a face of ``play`` and pass
+        for it (:attr:`WatcherState.top_seen_t`)."""
+        last = play.top_last_seen
+        return last is not None and tr.first_t - self.cfg.copy_hides_top_s <= last < tr.first_t
+
     def _other_hand(self, tr: Track) -> bool:
         """Did the arm of another seat than the top play's player put ``tr`` down?
 
@@ -153,11 +168,14 @@ class LandingRules:
 
     def settle(self, t: float, card: float) -> None:
         """The top card's size as it lies still: a card played as it landed (still
-        sideways, a little above the pile) looked bigger than it lies."""
+        sideways, a little above the pile) looked bigger than it lies; and when its
+        own track was last seen (:attr:`PileEntry.top_last_seen`)."""
         if not self.state.pile:
             return
         top = self.state.pile[-1]
         for tr in self.state.tracks:
+            if tr.id in top.ids and tr.name == top.top and tr.last_t == t:
+                top.top_last_seen = t
             if (
                 tr.id in top.ids
                 and tr.name == top.top

@@ -62,6 +62,12 @@ class LyingCardRules:
             if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
                 continue
             back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
+            if back is None or t - back < wait - 1e-9:
+                # Never unseen, yet lying elsewhere now: one box for it and a copy put
+                # nearly on it (grainy-webcam-13fps seed 619, trained recogniser: Bob's
+                # red 1 on Dee's, 0.07 card lengths off; at 13 frames/s every look is
+                # a "gap" of copy_gap_s, so the gap alone never told it either).
+                back = motion.moved_to_rest(tr, card, after=top.t)
             if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
                 continue
             if box_overlap(motion.rest_box(tr, card, wait), ref) >= self.cfg.same_box_overlap:

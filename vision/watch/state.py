@@ -34,6 +34,8 @@ class PileEntry:
     scale: float | None = None
     # Where its cards' boxes lay (by face), as they came to rest.
     boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    # When its top card's own track was last seen (LandingRules.settle; None: not yet).
+    top_last_seen: float | None = None
     # When it was seen taken back (None: it was not).
     taken_back_t: float | None = None
 
