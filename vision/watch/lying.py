@@ -67,7 +67,12 @@ class LyingCardRules:
                 # nearly on it (grainy-webcam-13fps seed 619, trained recogniser: Bob's
                 # red 1 on Dee's, 0.07 card lengths off; at 13 frames/s every look is
                 # a "gap" of copy_gap_s, so the gap alone never told it either).
-                back = motion.moved_to_rest(tr, card, after=top.t)
+                # Moved since the pile last changed: a card uncovered by a take-back
+                # is boxed whole again, otherwise than while covered (covering-untidy-
+                # 25fps seed 610, trained recogniser: Bob's blue 2 as Cy took his blue
+                # 0 back, with the first form of this rule).
+                after = max(top.t, self.state.pile_changed_t)
+                back = motion.moved_to_rest(tr, card, after=after)
             if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
                 continue
             if box_overlap(motion.rest_box(tr, card, wait), ref) >= self.cfg.same_box_overlap:
