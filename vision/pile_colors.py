@@ -105,15 +105,12 @@ def neutral_white(image_bgr: Image) -> Image:
 
     >>> warm = np.array([[[78, 95, 147], [20, 60, 120]]], np.uint8)  # white; yellow ink
     >>> neutral_white(warm)[0].tolist()
-    [[147, 147, 147], [37, 93, 120]]
+    [[148, 147, 147], [38, 93, 120]]
     >>> grey = np.array([[[230, 235, 240]]], np.uint8)
     >>> neutral_white(grey) is grey
     True
     """
-    gains = _NEUTRAL.gains(image_bgr)
-    if float(gains.max()) < _NEUTRAL.min_gain:
-        return image_bgr
-    return np.asarray(np.clip(image_bgr * gains, 0, 255), np.uint8)
+    return _NEUTRAL(image_bgr)
 
 
 def color_map(image_bgr: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
