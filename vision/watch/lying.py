@@ -45,9 +45,11 @@ class LyingCardRules:
         otherwise, though (its box, steadied, overlaps the top card's less than
         ``same_box_overlap``), and an arm was at the pile as the top card went unseen
         ``copy_gap_s`` or longer: another seat's, or the seat that played it, later
-        than ``straighten_s`` after (sooner, its hand is straightening it). As a card
-        first seen lying on the pile it is then played as any such (a covered copy,
-        :meth:`is_new_card`).
+        than ``straighten_s`` after (sooner, its hand is straightening it). Or it never
+        went unseen, the detector giving the two cards one box, but it moved: first
+        seen where it lies now since the pile last changed (:meth:`Motion.moved_to_rest`),
+        lying otherwise, such an arm there then. As a card first seen lying on the pile
+        it is then played as any such (a covered copy, :meth:`is_new_card`).
         """
         arms = self.state.arms
         if arms is None or not self.state.pile:
