@@ -7,8 +7,10 @@ hand and comes to rest where the copy lies (found with the trained recogniser on
 619-620: docs/watcher.md, "Twenty-first pass"). A card on the pile does not move by
 itself: lying elsewhere after another seat's arm was at the pile, it is that seat's
 copy. Without an arm there, or moved by the hand that just played it (straightening
-it), or wandering less than ``still`` card lengths, it is the same card. Same made-up
-table as ``test_watcher.py``; the arm's sightings are scripted.
+it), or wandering less than ``still`` card lengths, it is the same card; nor does a
+card boxed otherwise as a take-back uncovered it count as moved (the last two tests ask
+:meth:`vision.watch.lying.LyingCardRules.copy_on_top` on a state set up by hand). Same
+made-up table as ``test_watcher.py``; the arm's sightings are scripted.
 """
 
 from __future__ import annotations
