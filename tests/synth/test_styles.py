@@ -221,6 +221,17 @@ def test_every_style_is_named_and_in_one_group_and_changes_what_it_says() -> Non
             "white_balance",
             "player_speed_spread",
         },
+        "covering-slide-warm-21fps": {
+            "hold",
+            "entry",
+            "fps",
+            "motion_blur",
+            "noise",
+            "light_level",
+            "white_balance",
+            "player_speed_spread",
+        },
+        "grainy-webcam-13fps": {"fps", "motion_blur", "noise", "light_level"},
         "covering-messy-dim-23fps": {
             "hold",
             "fps",
