@@ -142,15 +142,18 @@ class LandingRules:
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most
         ``copy_hides_top_s`` before (the card put on it hid it), and not since?"""
-        last = self.state.top_seen_t
-        return tr.first_t - self.cfg.copy_hides_top_s <= last < tr.first_t
+        return self._unseen_as_it_showed(tr, self.state.top_seen_t)
 
     def _hid_its_top(self, tr: Track, play: PileEntry) -> bool:
         """Did the top card of ``play`` go unseen as ``tr`` showed, seen last at most
         ``copy_hides_top_s`` before, and not since? Asked of the top card's own tracks
         (:attr:`PileEntry.top_last_seen`): ``tr`` may have a face of ``play`` and pass
         for it (:attr:`WatcherState.top_seen_t`)."""
-        last = play.top_last_seen
+        return self._unseen_as_it_showed(tr, play.top_last_seen)
+
+    def _unseen_as_it_showed(self, tr: Track, last: float | None) -> bool:
+        """Was a card last seen at ``last``, at most ``copy_hides_top_s`` before ``tr``
+        showed, and not since?"""
         return last is not None and tr.first_t - self.cfg.copy_hides_top_s <= last < tr.first_t
 
     def _other_hand(self, tr: Track) -> bool:
@@ -174,12 +177,12 @@ class LandingRules:
             return
         top = self.state.pile[-1]
         for tr in self.state.tracks:
-            if tr.id in top.ids and tr.name == top.top and tr.last_t == t:
+            if tr.id not in top.ids or tr.name != top.top:
+                continue
+            if tr.last_t == t:
                 top.top_last_seen = t
             if (
-                tr.id in top.ids
-                and tr.name == top.top
-                and self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
+                self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
                 # Not just seen again after a gap (a hand over it): it may be another card
                 # put where it lay (LyingCardRules.copy_on_top asks where it lay before).
                 and self.state.tracker.gap_end(
