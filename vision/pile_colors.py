@@ -220,9 +220,9 @@ class PileColors:
         self._run_t0 = 0.0
         self._now: _Look | None = None
         # The pile as it last lay still in each of the last few still spells:
-        # (when, picture, a hand in it), the newest last; and every picture of the
-        # last seconds.
-        self._still: deque[tuple[float, _Look, bool]] = deque(maxlen=history)
+        # (when, picture, a hand in it, when the spell began), the newest last; and
+        # every picture of the last seconds.
+        self._still: deque[tuple[float, _Look, bool, float]] = deque(maxlen=history)
         self._recent: deque[tuple[float, _Look]] = deque()
         self.recent_s = recent_s
         self._run_kept = False  # the current still spell has its entry in _still
@@ -295,14 +295,14 @@ class PileColors:
                 self._run_hand = self._holds_hand(now)
             if self._run_kept:
                 self._still.pop()
-            self._still.append((t, now, self._run_hand))
+            self._still.append((t, now, self._run_hand, self._run_t0))
             self._run_kept = True
 
     def _holds_hand(self, now: _Look) -> bool:
         """What changed since the pile last lay still with no hand in it, no card
         ink, reaching in from the picture's edge: ``still_hand_area`` card faces or
         more."""
-        clear = next((look for _, look, hand in reversed(self._still) if not hand), None)
+        clear = next((look for _, look, hand, _ in reversed(self._still) if not hand), None)
         if clear is None:
             return False
         changed = self._changed(now, clear)
@@ -383,6 +383,16 @@ class PileColors:
             return None
         return int(found[0].sum()) / self._card_area_px
 
+    def _lying_still_at(self, since: float, before: float, began: float) -> _Look | None:
+        """The picture at ``before`` of a still spell that began at ``began`` and
+        lasted past ``before``, if it had lain still ``settle_s`` by then: a quick
+        player's card comes just as the pile settles, and the spell's newest picture,
+        taken as the hand came, is later than a still picture may be."""
+        if began + self.settle_s > before:
+            return None
+        first = max(since, began)
+        return next((look for t, look in reversed(self._recent) if first <= t <= before), None)
+
     def _changed_near(
         self,
         near: tuple[float, float],
@@ -394,7 +404,12 @@ class PileColors:
     ) -> tuple[npt.NDArray[np.bool_], _Look] | None:
         """What changed within ``radius`` of ``near`` (less a hand, if ``hands``),
         against the still picture :meth:`new_colors` describes, and the picture now."""
-        asked = [(look, hand) for t, look, hand in reversed(self._still) if since <= t <= before]
+        asked: list[tuple[_Look, bool]] = []
+        for t, look, hand, began in reversed(self._still):
+            if since <= t <= before:
+                asked.append((look, hand))
+            elif t > before and (at := self._lying_still_at(since, before, began)) is not None:
+                asked.append((at, hand))
         settled = next((look for look, hand in asked if not hand), None)
         if settled is None and asked:
             settled = asked[0][0]  # a hand in it, but the only still picture there is

@@ -226,6 +226,15 @@ class Track:
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
 
+    @property
+    def own_travel(self) -> float:
+        """How far its own remembered sightings moved from the first of them (px):
+        unlike ``max_travel``, not what it took over with :meth:`came_as`."""
+        if not self.sightings:
+            return 0.0
+        first = self.sightings[0]
+        return max(math.hypot(s.x - first.x, s.y - first.y) for s in self.sightings)
+
     def came_as(self, other: Track) -> None:
         """Take over where ``other`` (the same card, boxed apart) came from."""
         self.was_outside_discard = True
@@ -453,6 +462,15 @@ class CardTracker(Motion):
         ``reach`` card lengths, by default ``same_spot``)?"""
         near = (reach or self.cfg.same_spot) * self.layout.card_px
         return tr.name == name and math.hypot(tr.xy[0] - xy[0], tr.xy[1] - xy[1]) <= near
+
+    def was_card(self, tr: Track, name: str, xy: tuple[float, float]) -> bool:
+        """Is ``tr`` the card ``name`` at ``xy``: :meth:`same_card`, or read as
+        ``name`` before and lying at its spot now, whatever it reads as (a fan's lower
+        card, mostly covered, is misread once it lies: ``house`` seed 647, plays of
+        three, Bob's yellow 6 boxed as a yellow 5 under his green 6)?"""
+        return self.same_card(tr, name, xy) or (
+            name in tr.faces and self.same_card(tr, tr.name, xy)
+        )
 
     def _stitch_draw(self, tr: Track, t: float) -> None:
         """A back seen farther out on the way a drawn card was going: the same card.

@@ -160,6 +160,32 @@ def test_a_hand_held_still_over_the_pile_is_not_the_pile_lying_still() -> None:
     assert only_hand is not None and only_hand[0].color == "blue"
 
 
+def test_a_still_spell_that_lasted_until_the_card_came_is_a_still_picture() -> None:
+    # A quick player's fan comes just as the pile settles: the pile lay still from
+    # 0.5 s until the hand came at 1.2 s; a still picture must be from before 1.0 s.
+    # The spell's newest picture is later than that, but it lay still at 1.0 s too
+    # (player-speeds seed 652, plays of three: Ann's blue 9 and red 9 under her green
+    # 9 lost, the pile "never still" between the last play and hers).
+    layout = TableLayout.default(320, 240, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    pile = np.full((240, 320, 3), (190, 190, 185), np.uint8)  # light grey cloth
+    pile[cy - 25 : cy + 25, cx - 17 : cx + 17] = (200, 120, 20)  # the blue top card
+    colors = PileColors(layout)
+    for i in range(18):  # the last play's hand leaves the pile's picture at 0.5 s
+        moving = pile.copy()
+        moving[:, : 130 - 2 * i] = (120, 140, 170)
+        colors.update(moving, i / 30)
+    for i in range(18, 37):
+        colors.update(pile, i / 30)  # still from 0.6 s to 1.2 s
+    fan = pile.copy()
+    fan[cy - 25 : cy + 25, cx + 17 : cx + 35] = (40, 40, 220)  # a red card beside it
+    colors.update(fan, 1.25)
+    ink = colors.new_colors((cx, cy), 60, since=0.4, before=1.0)
+    assert ink is not None and [p.color for p in ink] == ["red"]
+    # Still for less than ``settle_s`` by then: no still picture to tell from.
+    assert colors.new_colors((cx, cy), 60, since=0.4, before=0.7) is None
+
+
 def test_a_card_on_its_own_colour_changes_the_picture_more_than_its_ink() -> None:
     layout = TableLayout.default(320, 240, 2)
     colors = PileColors(layout)

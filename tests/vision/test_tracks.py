@@ -151,3 +151,19 @@ def test_another_colour_on_a_moving_cards_path_is_that_card_misread() -> None:
     green, y = _carried_up(tracker, "green-9", 300.0, 8)
     (track,) = tracker.update([Detection("blue-9", 0.9, box(305.0, y - 20), ())], 8 / FPS)
     assert track.id == green
+
+
+def test_a_track_read_as_a_face_before_and_lying_at_its_spot_was_that_card() -> None:
+    # A fan's lower card read as a yellow 6 on its way, boxed as a yellow 5 once it
+    # lies: the play's yellow 6, found by its colour there, is that track's card.
+    tracker = CardTracker(LAYOUT, WatcherConfig())
+    for i, name in enumerate(["yellow-6"] * 4 + ["yellow-5"] * 8):
+        x = CENTER[0] - 60 + 5 * i
+        (track,) = tracker.update([Detection(name, 0.9, box(x, CENTER[1]), ())], i / FPS)
+    assert track.name == "yellow-5"
+    here = (track.xy[0] + 10, track.xy[1])
+    assert tracker.was_card(track, "yellow-6", here)
+    assert tracker.was_card(track, "yellow-5", here)
+    # Never read as a red 6, or read as a yellow 6 but lying elsewhere: not that card.
+    assert not tracker.was_card(track, "red-6", here)
+    assert not tracker.was_card(track, "yellow-6", (track.xy[0] + 60, track.xy[1]))

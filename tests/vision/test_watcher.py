@@ -275,6 +275,22 @@ def test_two_copies_of_a_face_put_down_together_are_both_in_the_play() -> None:
     assert sorted(events[1]["cards"]) == ["green-5", "green-5", "red-5"]  # type: ignore[arg-type]
 
 
+def test_a_heap_box_that_took_over_a_cards_arrival_does_not_displace_it() -> None:
+    # shaky-untidy-28fps seed 647 (plays of three, trained recogniser): the red 3
+    # under Dee's red 5, half covered as it lands, is boxed as a red 5 beside it for a
+    # frame (a second box of the arriving card: it takes over where the card came
+    # from), then steadily as a red 9, seen better than the red 5. The card seen
+    # moving in is the play; the box that never moved is the heap misread.
+    table = started("red-3")
+    table.bring(["red-5"], SEAT_EDGE["Dee"], end=(CENTER[0] + 12.0, CENTER[1] - 18.0))
+    table.frames[-3].append(det("red-5", *CENTER, 0.87))
+    for frame in table.frames[-2:]:
+        frame.append(det("red-9", *CENTER, 0.95))
+    table.pile[-2] = []  # the red 3 boxed only as the red 9 from now on
+    table.still(20, extra=[det("red-9", *CENTER, 0.95)])
+    assert kinds(feed(table))[1:] == [{"type": "play", "card": "red-5", "player": "Dee"}]
+
+
 def test_one_card_boxed_twice_in_one_place_is_one_card() -> None:
     table = started("blue-5")
     table.bring(["green-5", "green-5"], SEAT_EDGE["Cy"], spread=4.0)
@@ -511,6 +527,27 @@ def test_a_drawn_card_boxed_twice_for_a_frame_is_one_draw() -> None:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     table.frames[start + 3].append(det("back", cx + 14.0, cy - 4.0, 0.43))
     assert kinds(feed(table))[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_a_drawn_card_carried_on_by_a_second_box_is_one_draw() -> None:
+    # A quick hand turns the card as it goes: for a frame it is boxed twice, where it
+    # was and a third of a card farther out, and only the farther box goes on. The
+    # first box, lost most of a card length off the pile, is that card, not a draw of
+    # its own (low-drop seed 652, plays of three: one draw of Cy's counted twice).
+    table = started()
+    table.still(5)
+    to = SEAT_EDGE["Cy"]
+
+    def at(u: float) -> Det:
+        return det("back", DRAW[0] + (to[0] - DRAW[0]) * u, DRAW[1] + (to[1] - DRAW[1]) * u)
+
+    for u in (0.1, 0.2, 0.3):
+        table.frames.append([*table.visible_pile(), at(u)])
+    table.frames.append([*table.visible_pile(), at(0.4), at(0.55)])  # boxed twice
+    for k in range(1, 6):
+        table.frames.append([*table.visible_pile(), at(0.55 + 0.1 * k)])
+    table.still(30)
+    assert kinds(feed(table))[1:] == [{"type": "draw", "player": "Cy"}]
 
 
 def test_a_back_seen_once_beside_the_draw_pile_is_no_draw() -> None:

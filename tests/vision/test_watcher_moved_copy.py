@@ -73,6 +73,26 @@ def test_a_box_wandering_less_than_still_is_the_same_card() -> None:
     assert [e["type"] for e in moved_top((2.0, -1.0), "Bob")] == ["flip", "play"]
 
 
+def test_a_box_shrunk_under_a_hovering_hand_is_the_same_card() -> None:
+    # quick-untidy-26fps seed 780 (plays of three, trained recogniser): Cy's hand
+    # hovers over Bob's green 1 with the card it plays next; the green 1's box jumps
+    # about under it, then lies shrunk around the same middle (its overlap with where
+    # it lay 0.77): no copy, its middle never moved.
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(BEFORE)
+    visit_from = len(table.frames)
+    x, y = CENTER
+    for i in range(VISIT):
+        dy = 6.0 if i < VISIT // 2 else 0.0  # jumping about, then back in the middle
+        shrunk = (x - 23.0, y - 30.0 + dy, x + 23.0, y + 30.0 + dy)
+        table.frames.append([det("back", *LAYOUT.draw.center), ("green-4", 0.9, shrunk)])
+    table.frames += [list(table.frames[-1]) for _ in range(40)]  # the hand stays
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, len(table.frames)))
+    assert [e["type"] for e in events(w, table)] == ["flip", "play"]
+
+
 def split_after_take_back(take_back_t: float | None) -> bool:
     """Ann's green 4 played at 1 s lay at the pile's centre; Bob's arm was at the pile
     from 2.5 to 3 s; from 2.6 s on its one box lies 8 pixels off. Was it made a track

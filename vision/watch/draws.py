@@ -84,16 +84,22 @@ class DrawRules:
 
         A card in a hand may be boxed twice for a frame (whole, and with the fingers
         over it); the second box, lost at once (or taken for the drawn card seen again
-        farther out), is that card, not a draw of its own.
+        farther out), is that card, not a draw of its own. So is a back seen alone
+        before the longer one began, then beside it until it was lost: the card on
+        its way, boxed twice as the hand turned it and carried on by the other box
+        (``low-drop`` seed 652, plays of three: one draw of Cy's counted twice).
         """
         lim = self.cfg.second_box_reach * card
-        beside = {
-            s.t
-            for o in self.state.tracks
-            if o is not tr and o.name == BACK and len(o.sightings) > len(tr.sightings)
-            for s, os in same_moments(tr, o)
-            if math.hypot(os.x - s.x, os.y - s.y) <= lim
-        }
+        beside: set[float] = set()
+        for o in self.state.tracks:
+            if o is tr or o.name != BACK or len(o.sightings) <= len(tr.sightings):
+                continue
+            here = {
+                s.t for s, os in same_moments(tr, o) if math.hypot(os.x - s.x, os.y - s.y) <= lim
+            }
+            if here and all(s.t in here for s in tr.sightings if s.t >= o.first_t):
+                return True  # carried on by ``o``: alone before it, beside it since
+            beside |= here
         return all(s.t in beside for s in tr.sightings)
 
     def _leaving(self, tr: Track, card: float) -> bool:

@@ -104,9 +104,19 @@ class SeveralCardRules:
         """
         if len(group) < 2:
             return group
-        # A card seen coming in is a card; one first seen on the heap may be the heap.
+        card = self.state.layout.card_px
+        # A card seen coming in is a card; one first seen on the heap may be the heap,
+        # even when it took over a card's arrival as a second box of it and reads
+        # otherwise since (``shaky-untidy-28fps`` seed 647, plays of three: a red 3
+        # under Dee's red 5, boxed as a red 5 beside it and then as a red 9, put the
+        # red 9 in the red 5's place).
         by_sight = sorted(
-            group, key=lambda tr: (not tr.was_outside_discard, -self.state.seen(tr, t))
+            group,
+            key=lambda tr: (
+                not tr.was_outside_discard,
+                tr.own_travel < self.cfg.arrived_travel * card,  # not seen moving itself
+                -self.state.seen(tr, t),
+            ),
         )
         value = card_value(by_sight[0].name)
         keep: list[Track] = []

@@ -64,7 +64,8 @@ class LyingCardRules:
             if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
                 continue
             back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
-            if back is None or t - back < wait - 1e-9:
+            moved = back is None or t - back < wait - 1e-9
+            if moved:
                 # Never unseen, yet lying elsewhere now: one box for it and a copy put
                 # nearly on it (grainy-webcam-13fps seed 619, trained recogniser: Bob's
                 # red 1 on Dee's, 0.07 card lengths off; at 13 frames/s every look is
@@ -77,7 +78,13 @@ class LyingCardRules:
                 back = motion.moved_to_rest(tr, card, after=after)
             if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
                 continue
-            if box_overlap(motion.rest_box(tr, card, wait), ref) >= self.cfg.same_box_overlap:
+            rest = motion.rest_box(tr, card, wait)
+            if box_overlap(rest, ref) >= self.cfg.same_box_overlap:
+                continue
+            if moved and _centre_shift(rest, ref) < self.cfg.still * card:
+                # Its box shrank, its middle stayed: a hand over part of it, not a copy
+                # beside it (quick-untidy-26fps seed 780, plays of three: Cy's hand
+                # hovering over Bob's green 1 with the card it played next).
                 continue
             seat = arms.seat_for(back)
             players = self.state.players
@@ -125,6 +132,15 @@ class LyingCardRules:
             return False
         if self.state.pile:
             top = self.state.pile[-1]
+            if tr.first_t <= top.t and any(
+                self.state.tracker.was_card(tr, c, xy)
+                for c, xy in zip(top.cards, top.spots, strict=True)
+            ):
+                # It came with the last play and lies where a card of it lies, read as
+                # that card before: that card, misread (``dim-warm`` seed 647, plays
+                # of three: Bob's yellow 6, lost on its way, found by its colour,
+                # boxed as a yellow 5 once it lay).
+                return False
             if arrived and name == top.top:
                 # The same face as the top: a second copy only if it came from outside
                 # (an adjusted top card moves too, but never leaves the pile).
@@ -350,3 +366,14 @@ class LyingCardRules:
             )
             for o in self.state.tracks
         )
+
+
+def _centre_shift(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> float:
+    """How far apart the middles of two boxes are (px).
+
+    >>> _centre_shift((0, 0, 10, 10), (3, 4, 13, 14))
+    5.0
+    """
+    return math.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
