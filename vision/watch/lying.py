@@ -48,8 +48,10 @@ class LyingCardRules:
         than ``straighten_s`` after (sooner, its hand is straightening it). Or it never
         went unseen, the detector giving the two cards one box, but it moved: first
         seen where it lies now since the pile last changed (:meth:`Motion.moved_to_rest`),
-        lying otherwise, such an arm there then. As a card first seen lying on the pile
-        it is then played as any such (a covered copy, :meth:`is_new_card`).
+        lying otherwise with its middle moved ``still`` or more (a box shrunk under a
+        hovering hand keeps its middle), such an arm there then. As a card first seen
+        lying on the pile it is then played as any such (a covered copy,
+        :meth:`is_new_card`).
         """
         arms = self.state.arms
         if arms is None or not self.state.pile:
