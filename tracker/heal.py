@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from tracker.amend import Rewrite, rewrite
@@ -75,7 +75,8 @@ class _Question:
     tail: list[Event]  # ... and these events applied again, to undo the healing
     end: int  # the log's length right after the healing
     event: Event | None  # the real event (None: healed from the camera's view alone)
-    options: list[Option]
+    options: list[Option]  # offered to the referee, the one applied first
+    spare: list[Option] = field(default_factory=list)  # rivals not offered, for revising
 
 
 class Healer:
@@ -255,7 +256,9 @@ class Healer:
         for option in sorted(options, key=lambda o: (o.cost, o.as_judged is None)):
             by_state.setdefault(option.state, option)
         best, *others = by_state.values()
-        rivals = [o for o in others if o.cost < best.cost + s.margin]
+        close = [o for o in others if o.cost < best.cost + s.margin]
+        rivals = [o for o in close if not o.hidden]
+        hidden = [o for o in close if o.hidden]
         # A guess, a close rival, or an explanation as unlikely as a guess: ask.
         unsure = best.as_judged is None and (best.guessed or best.cost >= s.guess)
         if (rivals or unsure or best.as_judged is not None) and event is not None:
@@ -264,10 +267,11 @@ class Healer:
                 revised = self._revise(earlier, event, seq) if earlier is not None else None
                 if revised is not None:
                     return self._done(revised)
-        misses = [o for o in others if o.as_judged is None][: s.max_options - 1]
-        silent = best.as_judged is None and not (rivals or unsure) and bool(misses)
+        misses = [o for o in others if o.as_judged is None and not o.hidden]
+        misses = misses[: s.max_options - 1]
+        silent = best.as_judged is None and not (rivals or unsure) and bool(misses or hidden)
         # The log before the healing, back to where the options kept reach.
-        base = min(o.base(at) for o in [best, *rivals, *(misses if silent else [])])
+        base = min(o.base(at) for o in [best, *rivals, *hidden, *(misses if silent else [])])
         tail = game.events[base:at]
         steps: list[tuple[Event, Verdict]] = []
         final = commit(game, best, event, steps)
@@ -280,11 +284,13 @@ class Healer:
             if len(game.events) == at:  # (a refusal with a penalty is in the log)
                 self._refused = [*self._refused, event][-s.remember_refused :]
         if silent:  # a later event may yet need one of the other misses
-            self._silent = _Question(base, tail, len(game.events), event, [best, *misses])
+            kept = [best, *misses]
+            self._silent = _Question(base, tail, len(game.events), event, kept, hidden)
         if rivals or unsure:
             self._asked += 1
             options = [best, *rivals[: s.max_options - 1]]
-            self.question = _Question(base, tail, len(game.events), event, options)
+            spare = [*rivals[s.max_options - 1 :], *hidden]
+            self.question = _Question(base, tail, len(game.events), event, options, spare)
             player = event.get("player") if event is not None else None
             who = player if isinstance(player, str) else final.state.get("turn")
             healed.alerts = [AskReferee(who, options, self._asked)]
@@ -293,11 +299,14 @@ class Healer:
     def _revise(self, q: _Question, event: Event, seq: int) -> Healed | None:
         """Another option of an earlier healing (the open question, or the last silent
         one), with the events since, makes ``event`` legal: take it silently (the
-        question stays open, that option first)."""
+        question stays open, that option first). The rivals not offered are tried too
+        (a fan's named colour is told by the plays after it); one taken is offered in
+        place of the last offered."""
         game = self.game
         now = game.events[q.base :]
         later = game.events[q.end :]
-        for index, option in enumerate(q.options[1:], start=1):
+        every = [*q.options, *q.spare]
+        for index, option in enumerate(every[1:], start=1):
             for trial in (True, False):
                 steps: list[tuple[Event, Verdict]] = []
                 restore(game, q.base, q.tail, None, steps)
@@ -316,7 +325,8 @@ class Healer:
                     if not fine:
                         break
                     continue
-                q.options = [option, *q.options[:index], *q.options[index + 1 :]]
+                every = [option, *every[:index], *every[index + 1 :]]
+                q.options, q.spare = every[: len(q.options)], every[len(q.options) :]
                 q.end = end
                 # The other record of a healing, if it reaches into the rewritten log, is
                 # stale now.

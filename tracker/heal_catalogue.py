@@ -20,7 +20,7 @@ on the game and weighs. It only reads the game; it applies nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from tracker.cards import COLORS, NUMBERS, Card, parse_card
 from tracker.game import Game
@@ -37,6 +37,11 @@ from tracker.heal_options import (
 )
 
 Event = dict[str, Any]
+
+#: Fans under a card the camera saw that are offered to the referee: the two cards, and
+#: three with the first other colour between; the others (the second other colour) are
+#: tried only when a later event needs them.
+SHOWN_FANS: Final = 2
 
 
 @dataclass(frozen=True)
@@ -72,17 +77,19 @@ class Catalogue:
                     own = {"type": "draw", "player": actor}
                     options.append(Option("draw", [own], s.draw))
                     options.append(Option("draw", [passed, own], s.draw + s.passed))
-            for laid, color, seen in self.guesses(event, state):
+            for laid, color, seen, hidden in self.guesses(event, state):
                 play: Event = {"type": "play", "player": turn, **laid_fields(laid)}
                 if color is not None:
                     play["color"] = color
                 cost = s.seen_play if seen else s.guess
                 shown = laid[-1] if seen else None
-                options.append(Option("play", [play], cost, not seen, seen=shown))
+                options.append(Option("play", [play], cost, not seen, seen=shown, hidden=hidden))
                 # Or the player on turn drew and passed, and the next one played it.
                 later = {k: v for k, v in play.items() if k != "player"}
                 after_pass = [{"type": "pass", "player": turn}, later]
-                options.append(Option("play", after_pass, cost + s.passed, not seen, seen=shown))
+                again = Option("play", after_pass, cost + s.passed, not seen, seen=shown)
+                again.hidden = hidden
+                options.append(again)
             if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
                 # Someone jumped in with the identical card (which looks the same on top).
                 for other in state["hands"]:
@@ -165,30 +172,37 @@ class Catalogue:
 
     def guesses(
         self, event: Event, state: dict[str, Any]
-    ) -> list[tuple[list[str], str | None, bool]]:
-        """Cards the player on turn may have played unseen: (cards, colour, seen)."""
+    ) -> list[tuple[list[str], str | None, bool, bool]]:
+        """Cards the player on turn may have played unseen: (cards, colour, seen, hidden);
+        of the fans under a seen card, those past the first ``SHOWN_FANS`` are hidden
+        (:attr:`~tracker.heal_options.Option.hidden`)."""
         cards = event_cards(event)
         names = {c.name for c in cards}
         real = cards[0] if cards else None
         wild_color = (
             None if event.get("type") == "color" else (real and real.color) or state["color"]
         )
-        out: list[tuple[list[str], str | None, bool]] = []
+        out: list[tuple[list[str], str | None, bool, bool]] = []
         for card in self.seen:
             if card not in names:
-                out.append(([card], wild_color if card in WILDS else None, True))
-                out += [(fan, None, True) for fan in self.fans(card, state["color"])]
+                out.append(([card], wild_color if card in WILDS else None, True, False))
+                fans = self.fans(card, state["color"])
+                out += [(fan, None, True, i >= SHOWN_FANS) for i, fan in enumerate(fans)]
         for name in bridges(real, card_or_none(state["top"]), state["color"]):
             if name not in self.seen:
-                out.append(([name], wild_color if name in WILDS else None, False))
+                out.append(([name], wild_color if name in WILDS else None, False, False))
         return out
 
     def under_the_play(self, event: Event, state: dict[str, Any]) -> list[Option]:
         """The play was several cards of one value and the camera saw only the upper
-        ones: one more of the colour on the pile lay under them (the rules allowing
-        it). A card nobody saw, so a guess the referee is asked about; the camera's
-        steady view of the old top does not speak against it (the card came with the
-        ones seen).
+        ones: one more of the colour on the pile lay under them, and perhaps one of a
+        third colour between (the rules allowing it). The player may have named any of
+        the fan's colours to end on top, whatever card lies uppermost: the plays after
+        it tell which (a later refusal revises the question, :meth:`Healer._revise`).
+        Cards nobody saw, so guesses the referee is asked about; the camera's steady
+        view of the old top does not speak against them (they came with the ones seen).
+        The likeliest first: the cards seen above one of the pile's colour, the top
+        card's colour named; a named colour not the top card's costs ``named`` more.
 
         >>> from tracker.game import Game
         >>> from tracker.rules import preset
@@ -197,31 +211,56 @@ class Catalogue:
         >>> _ = game.apply({"type": "flip", "card": "red-8"})
         >>> catalogue = Catalogue(game, HealSettings(), {}, True, "red-8")
         >>> play = {"type": "play", "player": "Ann", "card": "green-4"}
-        >>> [(o.kind, o.events) for o in catalogue.under_the_play(play, game.state_json())]
-        [('fan', [{'type': 'play', 'player': 'Ann', 'cards': ['red-4', 'green-4']}])]
+        >>> options = catalogue.under_the_play(play, game.state_json())
+        >>> [(o.events, o.cost) for o in options][:2]
+        [([{'type': 'play', 'player': 'Ann', 'cards': ['red-4', 'green-4']}], 2.0), \
+([{'type': 'play', 'player': 'Ann', 'cards': ['red-4', 'green-4'], 'color': 'red'}], 2.25)]
+        >>> sorted({o.events[0]["color"] for o in options if "color" in o.events[0]})
+        ['blue', 'red', 'yellow']
+        >>> len(options)  # two cards, or three with yellow or blue; each colour named
+        8
         """
         cards = event_cards(event)
         if event.get("type") != "play" or not cards or len({c.value for c in cards}) != 1:
             return []
-        fans = self.fans(cards[0].name, state["color"])
-        if not fans:
-            return []
-        under = fans[0][0]  # of the colour on the pile, the value of the cards seen
-        fan = {k: v for k, v in event.items() if k not in ("card", "cards")}
-        fan.update(laid_fields([under, *(c.name for c in cards)]))
-        return [Option("fan", [fan], self.settings.guess, True, instead=True)]
+        s = self.settings
+        play = {k: v for k, v in event.items() if k not in ("card", "cards", "color")}
+        out = []
+        for more, fan in enumerate(self.fans([c.name for c in cards], state["color"])):
+            shown = parse_card(fan[-1]).color
+            for named in dict.fromkeys([shown, *(parse_card(c).color for c in fan)]):
+                laid: Event = {**play, **laid_fields(fan)}
+                if named != shown:
+                    laid["color"] = named
+                cost = s.guess + s.named * (min(more, 1) + (named != shown))
+                hidden = cost > s.guess
+                out.append(Option("fan", [laid], cost, True, instead=True, hidden=hidden))
+        return out
 
-    def fans(self, card: str, color: str | None) -> list[list[str]]:
-        """Several cards at once with ``card`` on top: one of the colour on the pile under
-        it (the rules allowing it); the camera sees only the top one."""
-        top = card_or_none(card)
-        if not self.game.rules.multi_play or top is None or top.color in (None, color):
+    def fans(self, seen: list[str] | str, color: str | None) -> list[list[str]]:
+        """Several cards at once with ``seen`` uppermost (one card, or the cards of one
+        value the camera saw): one of the colour on the pile under them, and perhaps one
+        of each colour not among them between (the rules allowing it); the camera sees
+        only the upper ones.
+
+        >>> from tracker.game import Game
+        >>> from tracker.rules import preset
+        >>> game = Game(preset("house"))
+        >>> catalogue = Catalogue(game, HealSettings(), {}, False, None)
+        >>> catalogue.fans("green-4", "red")
+        [['red-4', 'green-4'], ['red-4', 'yellow-4', 'green-4'], ['red-4', 'blue-4', 'green-4']]
+        """
+        laid = [seen] if isinstance(seen, str) else list(seen)
+        cards = [card_or_none(name) for name in laid]
+        if not self.game.rules.multi_play or not laid or color not in COLORS:
             return []
-        if color not in COLORS:
+        if any(c is None or c.color in (None, color) for c in cards):
             return []
-        third = next(c for c in COLORS if c not in (color, top.color))
-        under = f"{color}-{top.value}"
-        return [[under, card], [under, f"{third}-{top.value}", card]]
+        value = cards[0].value if cards[0] is not None else ""
+        under = f"{color}-{value}"
+        shown = {c.color for c in cards if c is not None}
+        thirds = [f"{c}-{value}" for c in COLORS if c != color and c not in shown]
+        return [[under, *laid], *([under, third, *laid] for third in thirds)]
 
     def misreads(self, cards: list[Card], seen: list[str], drawn: int = 0) -> list[Option]:
         """The last card laid (a flip or a one-card play, a few events back) was another;
@@ -312,9 +351,9 @@ class Catalogue:
         play: Event = {"type": "play", "card": card, "player": turn}
         cost = s.seen_play + (0.0 if self.saw_top else s.contradicted)
         out.append(Option("play", [play], cost, seen=card))
-        for fan in self.fans(card, state["color"]):
+        for i, fan in enumerate(self.fans(card, state["color"])):
             several = {"type": "play", "player": turn, **laid_fields(fan)}
-            out.append(Option("play", [several], cost, seen=card))
+            out.append(Option("play", [several], cost, seen=card, hidden=i >= SHOWN_FANS))
         # The player on turn drew and passed; the next one played it.
         after_pass = [{"type": "pass", "player": turn}, {"type": "play", "card": card}]
         out.append(Option("play", after_pass, cost + s.passed, seen=card))

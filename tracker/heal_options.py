@@ -39,6 +39,7 @@ class HealSettings:
     retract: float = 1.25  # the last play was taken back
     duplicate: float = 1.0  # a play taken twice (a jump-in with the twin) was reported twice
     guess: float = 2.0  # a card nobody saw
+    named: float = 0.25  # added for a fan's card nobody saw more, or another colour named
     as_judged: float = 2.0  # no miss: the event is the player's own mistake
     contradicted: float = 1.5  # added where the camera's view says otherwise
     margin: float = 1.0
@@ -68,6 +69,9 @@ class Option:
     replayed: list[Event] = field(default_factory=list)  # refused events it makes legal
     instead: bool = False  # its events are what the real event was (not applied itself)
     about: str | None = None  # the card(s) its question names where its events name none
+    # An alternative only the events after it can tell (a fan's third card, its named
+    # colour): never asked about, nor a rival; tried when a later event needs it.
+    hidden: bool = False
 
     def base(self, at: int) -> int:
         """How far back in a log of ``at`` events this explanation reaches."""
@@ -147,7 +151,9 @@ def with_card(option: Option, card: str, color: str | None) -> Option:
         fixed["cards"] = [card, *fixed["cards"][1:]]
     else:
         fixed["card"] = card
-    fixed.pop("color", None)
+    colors = {c.color for c in map(card_or_none, fixed.get("cards", [])) if c is not None}
+    if color is not None or fixed.get("color") not in colors:  # a fan keeps its named one
+        fixed.pop("color", None)
     if color is not None:
         fixed["color"] = color
     return replace(option, events=events, rewrite=rewrite, guessed=False)
@@ -191,6 +197,11 @@ QUESTIONS: Final = {
         "{p} played {card} together",
         "{p} 一起出了 {card}",
     ),
+    "fan-named": (
+        "Did {p} play {card} together, naming {color}?",
+        "{p} played {card} together, naming {color}",
+        "{p} 一起出了 {card}，叫 {color}",
+    ),
 }
 
 
@@ -208,6 +219,8 @@ def option_texts(option: Option) -> tuple[str, str, str, str]:
             "{p} drew a card and passed",
             "{p} 摸了一张牌并过牌",
         )
+    elif option.kind == "fan" and "color" in first:
+        texts = QUESTIONS["fan-named"]
     else:
         texts = QUESTIONS[option.kind]
     if option.kind == "penalty":

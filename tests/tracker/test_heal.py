@@ -265,6 +265,43 @@ def test_a_fan_whose_lower_card_the_camera_missed_costs_one_question() -> None:
     assert hands(h)["Ann"] == 5
 
 
+def test_a_fan_whose_named_colour_nobody_saw_costs_one_question() -> None:
+    """Ann laid blue-9, red-9 and green-9 on blue-5 and named red; the camera saw green-9
+    alone, uppermost (``player-speeds`` seed 652, tuning, before the watcher's
+    twenty-second pass). The fan offered at the refusal had no red card, so no revision
+    fitted the red plays after it: each was judged out of turn (18 alerts in that game).
+    The fan with a third card and the colour named is a rival kept for revising: the
+    next red play takes it, silently, and the question stays open on it."""
+    h = healer("house", flip="blue-5")
+    see(h, "blue-5", 0.0)
+    refused = h.apply({"type": "play", "card": "green-9", "player": "Ann"})
+    assert not refused.ok and refused.codes == [ASK], refused.to_json()
+    see(h, "green-9", 2.0)  # the fan's top card lies still on the pile
+    later = [("Bob", "red-3"), ("Cy", "red-7"), ("Dee", "red-0"), ("Ann", "red-4")]
+    revised = h.apply({"type": "play", "card": later[0][1], "player": later[0][0]})
+    assert revised.ok and revised.alerts == [] and revised.kind == "revised", revised.to_json()
+    for who, card in later[1:]:
+        clean(h, {"type": "play", "card": card, "player": who})
+    fan = h.game.events[-len(later) - 1]
+    assert fan["cards"] == ["blue-9", "red-9", "green-9"] and fan["color"] == "red", fan
+    assert h.question is not None
+    assert h.question.options[0].texts()[1] == (
+        "Ann played blue-9 + red-9 + green-9 together, naming red"
+    )
+    assert hands(h)["Ann"] == 7 - 3 - 1
+
+
+def test_a_fan_s_named_colour_is_kept_when_its_unseen_card_is_corrected() -> None:
+    h = healer("house", flip="blue-5")
+    h.apply({"type": "play", "card": "green-9", "player": "Ann"})
+    h.apply({"type": "play", "card": "red-3", "player": "Bob"})  # revised: red named
+    assert h.question is not None
+    fixed = h.resolve(0, card="blue-9")
+    assert fixed.ok and fixed.alerts == [], fixed.to_json()
+    fan = next(e for e in h.game.events if "cards" in e)
+    assert fan["color"] == "red" and h.game.state_json()["top"] == "red-3"
+
+
 def test_the_referee_names_a_fan_s_unseen_card_with_one_tap() -> None:
     """ "Correct it" on a fan offered names its lowest card, the one nobody saw (a fan
     was an option that "lays no card")."""
