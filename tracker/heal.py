@@ -90,6 +90,7 @@ class Healer:
         self._asked = 0
         self._top: str | None = game.state_json()["top"]
         self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
+        self._under: frozenset[str] = frozenset()  # the cards laid just before those
         self._saw_top = False  # the camera has seen the record's top steadily
         self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
         self._ignored: set[str] = set()  # refused cards still lying on the pile
@@ -149,7 +150,16 @@ class Healer:
         game = self.game
         at, seq = len(game.events), game.seq
         options = [
-            o for o in self._catalogue().top_options(card) if fits(game, o, None, at, seq, card)
+            o
+            for o in self._catalogue().top_options(card)
+            if fits(game, o, None, at, seq, card)
+            # The card the record laid just under its top, seen again: on an untidy pile
+            # the new card lies beside it, out of sight or read less surely; not the new
+            # card misread as the old one's twin (``covering-untidy-25fps`` seed 780,
+            # plays of three, trained recogniser: Cy's blue Draw Two read back as the
+            # green 1 under it, Ann's penalty draw then refused: three alerts). A twin
+            # played since, or a take-back, it may be.
+            and not (o.kind == "misread" and card in self._under)
         ]
         return self._decide(None, options, at, seq) if options else None
 
@@ -375,10 +385,11 @@ class Healer:
         if top != self._top:
             self._top, self._saw_top = top, False
             self._seen, self._ignored = {}, set()
-            self._laid = self._laid_with(top)
+            self._laid, self._under = self._laid_with(top)
 
-    def _laid_with(self, top: str | None) -> frozenset[str]:
-        """The cards of the play that put ``top`` on the pile (several of one value).
+    def _laid_with(self, top: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        """The cards of the play that put ``top`` on the pile (several of one value),
+        and the cards laid just before them (by a play or the starter).
 
         The player names the colour that counts, and the record's top is that card;
         which of them lies uppermost is the player's hand's doing. Seen on top, another
@@ -386,12 +397,16 @@ class Healer:
         trained recogniser: Bob's yellow 7 and blue 7, yellow named, the blue one on
         top, read as Cy's missed blue 7, then Cy's play refused as out of turn).
         """
+        laid: list[frozenset[str]] = []
         for past in reversed(self.game.history):
+            if len(laid) == 2:
+                break
             if isinstance(past, (Play, Flip)):
                 cards = past.cards if isinstance(past, Play) else (past.card,)
-                names = frozenset(c.name for c in cards)
-                return names if top in names else frozenset()
-        return frozenset()
+                laid.append(frozenset(c.name for c in cards))
+        if not laid or top not in laid[0]:
+            return frozenset(), frozenset()
+        return laid[0], laid[1] if len(laid) > 1 else frozenset()
 
 
 # ---------------------------------------------------------------------- helpers

@@ -610,3 +610,36 @@ def test_another_card_of_the_last_play_seen_on_top_is_no_missed_play() -> None:
     assert h.game.state_json()["turn"] == "Cy"
     healed = see(h, "yellow-1", 20.0, seconds=6.0)
     assert healed and healed[0].inferred[0]["card"] == "yellow-1", [x.to_json() for x in healed]
+
+
+def test_the_card_under_the_top_seen_steadily_is_no_misread_of_the_top() -> None:
+    """Bob fanned a blue 1, a yellow 1 and a green 1 and named blue; Cy put a blue Draw
+    Two down beside them on an untidy pile, and the camera read the green 1 under it,
+    steadily (``covering-untidy-25fps`` seed 780, plays of three, trained recogniser).
+    That is the old card in view, not Cy's card misread as the green 1's twin: the
+    record keeps the Draw Two, Dee's penalty draws are taken, no alert."""
+    h = healer("house", flip="blue-5")
+    clean(h, {"type": "play", "card": "blue-9", "player": "Ann"})
+    fan = {"type": "play", "cards": ["blue-1", "yellow-1", "green-1"], "player": "Bob"}
+    clean(h, {**fan, "color": "blue"})
+    see(h, "green-1", 0.0)
+    clean(h, {"type": "play", "card": "blue-draw2", "player": "Cy"})
+    assert see(h, "green-1", 3.0, seconds=6.0) == []
+    assert h.game.state_json()["top"] == "blue-draw2"
+    clean(h, {"type": "draw", "player": "Dee"})
+    clean(h, {"type": "draw", "player": "Dee"})
+    clean(h, {"type": "play", "card": "blue-3", "player": "Ann"})
+
+
+def test_the_card_under_the_top_seen_steadily_after_a_play_asks_if_it_was_taken_back() -> None:
+    """The same view right after a play may be a take-back the watcher missed, or the
+    old card's twin played since: asked, the new card not read as the old one's twin."""
+    h = healer("house")
+    clean(h, {"type": "play", "card": "red-9", "player": "Ann"})
+    see(h, "red-9", 0.0)
+    clean(h, {"type": "play", "card": "blue-9", "player": "Bob"})
+    healed = see(h, "red-9", 3.0)
+    assert len(healed) == 1 and healed[0].codes == [ASK], [x.to_json() for x in healed]
+    options = [o["en"] for o in healed[0].alerts[0].params["options"]]
+    assert "blue-9 was taken back" in options
+    assert not any(o.startswith("the card was") for o in options), options
