@@ -89,6 +89,7 @@ class Healer:
         self._silent: _Question | None = None  # the others of the last silent healing
         self._asked = 0
         self._top: str | None = game.state_json()["top"]
+        self._top_at = -1  # the discard pile's size when the record's top was laid
         self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
         self._under: frozenset[str] = frozenset()  # the cards laid just before those
         self._saw_top = False  # the camera has seen the record's top steadily
@@ -380,10 +381,15 @@ class Healer:
         return healed
 
     def _note_top(self) -> None:
-        """A new top on the record: what the camera saw of the old one no longer counts."""
-        top = self.game.state_json()["top"]
-        if top != self._top:
-            self._top, self._saw_top = top, False
+        """A new top on the record (laid since, even a card of the same name): what the
+        camera saw of the old one no longer counts. (Keyed by the name alone, a fan
+        with the starter's face named on top kept the starter's cards as the ones laid:
+        its other card, seen uppermost, was taken for a missed play; ``quick-untidy-26fps``
+        seed 713, plays of three: Bob's red 4 and yellow 4 on the starter red 4.)"""
+        state = self.game.state_json()
+        top, size = state["top"], state["discard_pile"]
+        if (top, size) != (self._top, self._top_at):
+            self._top, self._top_at, self._saw_top = top, size, False
             self._seen, self._ignored = {}, set()
             self._laid, self._under = self._laid_with(top)
 
@@ -395,18 +401,20 @@ class Healer:
         which of them lies uppermost is the player's hand's doing. Seen on top, another
         of them is the record's play, not a play the camera missed (``house`` seed 612,
         trained recogniser: Bob's yellow 7 and blue 7, yellow named, the blue one on
-        top, read as Cy's missed blue 7, then Cy's play refused as out of turn).
+        top, read as Cy's missed blue 7, then Cy's play refused as out of turn). (A play
+        refused with a penalty is in the history too, and does not lay its cards: the
+        top's play is the last that holds the top card.)
         """
         laid: list[frozenset[str]] = []
         for past in reversed(self.game.history):
-            if len(laid) == 2:
-                break
             if isinstance(past, (Play, Flip)):
                 cards = past.cards if isinstance(past, Play) else (past.card,)
-                laid.append(frozenset(c.name for c in cards))
-        if not laid or top not in laid[0]:
-            return frozenset(), frozenset()
-        return laid[0], laid[1] if len(laid) > 1 else frozenset()
+                names = frozenset(c.name for c in cards)
+                if laid or top in names:
+                    laid.append(names)
+                if len(laid) == 2:
+                    break
+        return (laid or [frozenset()])[0], laid[1] if len(laid) > 1 else frozenset()
 
 
 # ---------------------------------------------------------------------- helpers

@@ -643,3 +643,16 @@ def test_the_card_under_the_top_seen_steadily_after_a_play_asks_if_it_was_taken_
     options = [o["en"] for o in healed[0].alerts[0].params["options"]]
     assert "blue-9 was taken back" in options
     assert not any(o.startswith("the card was") for o in options), options
+
+
+def test_a_fan_naming_the_starter_s_face_is_the_play_seen_on_top() -> None:
+    """The starter is a red 4; Ann puts a red 4 and a yellow 4 down and names red, the
+    yellow one uppermost (``quick-untidy-26fps`` seed 713, plays of three). The record's
+    top keeps its name, but it is Ann's card now: the yellow 4 seen steadily is her
+    play, not a missed yellow 4 of Bob's (which then made Bob's own play refused)."""
+    h = healer("house", flip="red-4")
+    see(h, "red-4", 0.0)
+    fan = {"type": "play", "cards": ["red-4", "yellow-4"], "player": "Ann", "color": "red"}
+    clean(h, fan)
+    assert see(h, "yellow-4", 3.0, seconds=6.0) == []
+    clean(h, {"type": "play", "card": "red-3", "player": "Bob"})
