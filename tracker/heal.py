@@ -368,9 +368,9 @@ class Healer:
         shown = event if isinstance(event, dict) else {"type": None}
         size = len(self.game.events)
         if self.question is not None and size < self.question.end:
-            self.question = None  # the healed events were taken back
+            self.question = _undone(self.question, size)  # the healing taken back
         if self._silent is not None and size < self._silent.end:
-            self._silent = None
+            self._silent = _undone(self._silent, size)
         if verdict.ok and shown.get("type") in ("round", "end-round"):
             self.question = self._silent = None  # a round's questions end with it
             self._refused = []
@@ -431,6 +431,22 @@ def _missable(verdict: Verdict, event: Event) -> bool:
             continue
         return False
     return bool(verdict.alerts)
+
+
+def _undone(q: _Question, size: int) -> _Question | None:
+    """What is left of a healing when the log is cut back to ``size`` events: its real
+    event alone taken back (the player's take-back of a card the healing let through),
+    the explanations of the log before it stand, and the other ones may still be
+    revised to (``scattered-pile`` seed 609: Ann's green 4 taken back, the fan read with
+    a card too many then told by her next card, a third green Reverse); else nothing.
+    """
+    if q.event is None or size != q.end - 1 or q.options[0].as_judged is not None:
+        return None
+    options = [o for o in q.options if o.as_judged is None]
+    spare = [o for o in q.spare if o.as_judged is None]
+    if len(options) + len(spare) < 2:
+        return None
+    return _Question(q.base, q.tail, size, None, options, spare)
 
 
 def _design_state(game: Game) -> dict[str, Any]:

@@ -102,6 +102,7 @@ class Catalogue:
                 )
             options += self.retract()
             options += self.misreads(cards, list(self.seen), drawn_count(event))
+            options += self.fewer()
             options += self.under_the_play(event, state)
         elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
@@ -322,6 +323,9 @@ class Catalogue:
             old = log[index]
             if old.get("type") == "round":
                 break
+            several = old.get("cards")
+            if old.get("type") == "play" and isinstance(several, list):
+                out += [o for o in one_fewer(old, index, s.guess) if o.about in names]
             if old.get("type") not in ("flip", "play") or old.get("card") not in names:
                 continue
             before = log[index - 1]
@@ -339,6 +343,20 @@ class Catalogue:
                 fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
                 out.append(Option("misread", [], s.guess, True, (index, [fixed])))
         return out
+
+    def fewer(self) -> list[Option]:
+        """The last play, of several cards (a few events back), was one card fewer: a
+        lower card the watcher read that was not there (``scattered-pile`` seed 609:
+        Cy's yellow and green Reverse read with a second green one, the direction
+        then wrong and four alerts)."""
+        log = self.game.events
+        for index in range(len(log) - 1, max(len(log) - self.settings.rewrite_depth, 0) - 1, -1):
+            old = log[index]
+            if old.get("type") in ("round", "undo", "flip"):
+                return []
+            if old.get("type") == "play":
+                return one_fewer(old, index, self.settings.guess)
+        return []
 
     def top_options(self, card: str) -> list[Option]:
         """Explanations of a steady top ``card`` that the record does not show."""
@@ -375,4 +393,34 @@ class Catalogue:
         ]
 
 
-__all__ = ["Catalogue"]
+def one_fewer(play: Event, index: int, cost: float) -> list[Option]:
+    """``play`` (the log's event at ``index``), if of several cards, read with one card
+    fewer: one option per card it names, that card left out (``about``); a card named
+    twice first (the same face read twice is the likelier mistake, and the options
+    leave one state: the healer keeps the first).
+
+    >>> play = {"type": "play", "player": "Cy", "cards": ["red-7", "blue-7", "blue-7"]}
+    >>> [o.rewrite[1][0]["cards"] for o in one_fewer(play, 5, 2.0)]
+    [['red-7', 'blue-7'], ['blue-7', 'blue-7']]
+    >>> [o.texts()[0] for o in one_fewer(play, 5, 2.0)][0]
+    'Did Cy play only red-7 + blue-7?'
+    """
+    cards = play.get("cards")
+    if not isinstance(cards, list) or len(cards) < 2:
+        return []
+    out = []
+    for name in sorted(dict.fromkeys(cards), key=lambda n: -cards.count(n)):
+        rest = list(cards)
+        rest.remove(name)
+        fixed = {k: v for k, v in play.items() if k not in ("card", "cards")}
+        fixed.update(laid_fields(rest), inferred=True, was=" + ".join(cards))
+        laid = [card_or_none(c) for c in rest]
+        wild = any(c is not None and c.is_wild for c in laid)
+        named = play.get("color")
+        if not wild and (len(rest) < 2 or all(c is None or c.color != named for c in laid)):
+            fixed.pop("color", None)  # the colour named was a card's left out
+        out.append(Option("fewer", [], cost, True, (index, [fixed]), about=name))
+    return out
+
+
+__all__ = ["Catalogue", "one_fewer"]

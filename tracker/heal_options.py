@@ -185,6 +185,7 @@ QUESTIONS: Final = {
         "the card was {card}, not {was}",
         "那张牌是 {card}，不是 {was}",
     ),
+    "fewer": ("Did {p} play only {card}?", "{p} played only {card}", "{p} 只出了 {card}"),
     "late-draw": (
         "Did {p} draw a card before going out?",
         "{p} drew a card before going out",
@@ -225,7 +226,7 @@ def option_texts(option: Option) -> tuple[str, str, str, str]:
         texts = QUESTIONS[option.kind]
     if option.kind == "penalty":
         first = laid[0]
-    if option.kind == "misread":
+    if option.kind in ("misread", "fewer"):
         first = next((e for e in laid if "was" in e), first)
     values = {
         "p": first.get("player", "?"),

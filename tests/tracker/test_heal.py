@@ -656,3 +656,29 @@ def test_a_fan_naming_the_starter_s_face_is_the_play_seen_on_top() -> None:
     clean(h, fan)
     assert see(h, "yellow-4", 3.0, seconds=6.0) == []
     clean(h, {"type": "play", "card": "red-3", "player": "Bob"})
+
+
+def test_a_fan_read_with_a_card_too_many_is_told_by_a_copy_too_many_after_a_take_back() -> None:
+    """Cy put a yellow and a green Reverse down; the watcher read a second green one
+    under them (``scattered-pile`` seed 609): three Reverses turn the direction, so
+    Bob's green 4 after them is out of turn, explained by a draw of Ann's and asked,
+    "Cy played only ..." among the options. Bob takes the green 4 back and plays a
+    green Reverse: a third green Reverse, which the fan of two explains; the draw
+    inferred for the question goes with it, and no alert more (four before: the
+    question ended with the take-back, then the copy, a draw and a pass refused)."""
+    h = healer("house", players=3)
+    clean(h, {"type": "play", "card": "red-reverse", "player": "Ann"})  # to Cy, then Bob
+    read = ["yellow-reverse", "green-reverse", "green-reverse"]
+    clean(h, {"type": "play", "cards": read, "player": "Cy"})
+    asked = h.apply({"type": "play", "card": "green-4", "player": "Bob"})
+    assert asked.ok and asked.codes == [ASK], asked.to_json()
+    options = [o["en"] for o in asked.alerts[0].params["options"]]
+    assert "Cy played only yellow-reverse + green-reverse" in options, options
+    clean(h, {"type": "undo"})
+    assert h.question is not None  # the healing's other readings still stand
+    again = h.apply({"type": "play", "card": "green-reverse", "player": "Bob"})
+    assert again.ok and again.alerts == [] and again.kind == "revised", again.to_json()
+    fan = [e for e in h.game.events if e.get("player") == "Cy"][-1]
+    assert fan["cards"] == ["yellow-reverse", "green-reverse"]
+    assert [e["type"] for e in h.game.events].count("draw") == 0
+    clean(h, {"type": "play", "card": "green-7", "player": "Cy"})
