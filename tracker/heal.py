@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -90,6 +91,8 @@ class Healer:
         self._asked = 0
         self._top: str | None = game.state_json()["top"]
         self._top_at = -1  # the discard pile's size when the record's top was laid
+        self._top_since = -math.inf  # the camera's time then (its last view before)
+        self._last_t = -math.inf  # the time of the camera's last view
         self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
         self._under: frozenset[str] = frozenset()  # the cards laid just before those
         self._saw_top = False  # the camera has seen the record's top steadily
@@ -132,6 +135,7 @@ class Healer:
         """The card the camera sees on top of the discard pile at time ``t`` (None: no
         card seen, or a hand over the pile). A steady top unlike the record's for
         ``top_patience_s`` is healed: the missed play inferred, or the referee asked."""
+        self._last_t = t
         if card is None:
             return None
         name, since, count = self._run
@@ -142,6 +146,12 @@ class Healer:
             return None
         if card == self._top or card in self._laid:
             self._saw_top = True
+            return None
+        if card in self._under and since <= self._top_since:
+            # The card the record laid just under its top, seen since before the top
+            # was laid: the new card never came into the camera's sight (an untidy or
+            # covered pile), not a twin played since (``covering-untidy-25fps`` seed
+            # 652, plays of three: the green 9 of Ann's fan seen all through Dee's red 3).
             return None
         self._seen.pop(card, None)
         self._seen[card] = None
@@ -390,6 +400,7 @@ class Healer:
         top, size = state["top"], state["discard_pile"]
         if (top, size) != (self._top, self._top_at):
             self._top, self._top_at, self._saw_top = top, size, False
+            self._top_since = self._last_t
             self._seen, self._ignored = {}, set()
             self._laid, self._under = self._laid_with(top)
 

@@ -632,13 +632,15 @@ def test_the_card_under_the_top_seen_steadily_is_no_misread_of_the_top() -> None
 
 
 def test_the_card_under_the_top_seen_steadily_after_a_play_asks_if_it_was_taken_back() -> None:
-    """The same view right after a play may be a take-back the watcher missed, or the
-    old card's twin played since: asked, the new card not read as the old one's twin."""
+    """The card under the top seen again after the new one was seen may be a take-back
+    the watcher missed, or the old card's twin played since: asked, the new card not
+    read as the old one's twin."""
     h = healer("house")
     clean(h, {"type": "play", "card": "red-9", "player": "Ann"})
     see(h, "red-9", 0.0)
     clean(h, {"type": "play", "card": "blue-9", "player": "Bob"})
-    healed = see(h, "red-9", 3.0)
+    see(h, "blue-9", 3.0, seconds=1.0)
+    healed = see(h, "red-9", 4.0)
     assert len(healed) == 1 and healed[0].codes == [ASK], [x.to_json() for x in healed]
     options = [o["en"] for o in healed[0].alerts[0].params["options"]]
     assert "blue-9 was taken back" in options
@@ -682,3 +684,19 @@ def test_a_fan_read_with_a_card_too_many_is_told_by_a_copy_too_many_after_a_take
     assert fan["cards"] == ["yellow-reverse", "green-reverse"]
     assert [e["type"] for e in h.game.events].count("draw") == 0
     clean(h, {"type": "play", "card": "green-7", "player": "Cy"})
+
+
+def test_the_card_under_the_top_seen_all_through_the_play_is_no_evidence() -> None:
+    """Ann fanned a blue, a red and a green 9 and named red; the camera saw the green 9
+    all through Dee's red 3 after it (the red 3 never in its sight on a covered, untidy
+    pile: ``covering-untidy-25fps`` seed 652, plays of three). No play of Cy's inferred
+    (a fan of a red and a green 9, which the camera's take-back of Dee's card then
+    undid, and two alerts followed)."""
+    h = healer("house", flip="blue-reverse")
+    fan = {"type": "play", "cards": ["blue-9", "red-9", "green-9"], "player": "Dee"}
+    see(h, "green-9", 0.0, seconds=1.0)
+    clean(h, {**fan, "color": "red"})
+    see(h, "green-9", 1.0, seconds=1.0)
+    clean(h, {"type": "play", "card": "red-3", "player": "Cy"})
+    assert see(h, "green-9", 2.0, seconds=6.0) == []
+    assert h.game.state_json()["top"] == "red-3"
