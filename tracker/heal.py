@@ -95,6 +95,7 @@ class Healer:
         self._last_t = -math.inf  # the time of the camera's last view
         self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
         self._under: frozenset[str] = frozenset()  # the cards laid just before those
+        self._returned: frozenset[str] = frozenset()  # starters that went back in the deck
         self._saw_top = False  # the camera has seen the record's top steadily
         self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
         self._ignored: set[str] = set()  # refused cards still lying on the pile
@@ -118,6 +119,8 @@ class Healer:
             healed = Healed([], verdict, False)
             healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
             return self._done(healed)
+        if verdict.ok and event["type"] == "flip" and game.state_json()["top"] is None:
+            self._returned |= {c.name for c in event_cards(event)}  # (a Wild Draw Four)
         if verdict.ok or not _missable(verdict, event):
             if not verdict.ok:
                 self._ignored.update(c.name for c in event_cards(event))
@@ -383,7 +386,7 @@ class Healer:
             self._silent = _undone(self._silent, size)
         if verdict.ok and shown.get("type") in ("round", "end-round"):
             self.question = self._silent = None  # a round's questions end with it
-            self._refused = []
+            self._refused, self._returned = [], frozenset()
         return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
 
     def _done(self, healed: Healed) -> Healed:
@@ -425,6 +428,8 @@ class Healer:
                     laid.append(names)
                 if len(laid) == 2:
                     break
+        if len(laid) == 1:  # the starter: under it, a starter returned to the deck
+            return laid[0], self._returned  # (which the dealer may leave in view a while)
         return (laid or [frozenset()])[0], laid[1] if len(laid) > 1 else frozenset()
 
 

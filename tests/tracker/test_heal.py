@@ -700,3 +700,17 @@ def test_the_card_under_the_top_seen_all_through_the_play_is_no_evidence() -> No
     clean(h, {"type": "play", "card": "red-3", "player": "Cy"})
     assert see(h, "green-9", 2.0, seconds=6.0) == []
     assert h.game.state_json()["top"] == "red-3"
+
+
+def test_a_returned_wild_draw_four_left_in_view_is_no_play() -> None:
+    """A Wild Draw Four turned up first goes back into the deck and a red 4 is turned
+    up; the dealer leaves the Wild Draw Four beside the pile a while, and the camera
+    reads it, steadily (``covering-untidy-25fps`` seed 713, plays of three): no Wild
+    Draw Four of Ann's inferred (that cost two alerts, Ann's own play then refused)."""
+    h = healer("house", flip=None)
+    see(h, "wild-draw4", 0.0, seconds=1.0)
+    clean(h, {"type": "flip", "card": "wild-draw4"})
+    see(h, "wild-draw4", 1.0, seconds=1.0)
+    clean(h, {"type": "flip", "card": "red-4"})
+    assert see(h, "wild-draw4", 2.0, seconds=6.0) == []
+    clean(h, {"type": "play", "cards": ["red-4", "yellow-4"], "player": "Ann", "color": "red"})
