@@ -7,7 +7,10 @@ rendered test videos, ``vision.synth_video.simulated_game``) are replayed throug
 * ``drop <type>``: each event dropped in turn (round and end-round aside);
 * ``misread starter``: the starter card read as a card of its colour or of its value;
 * ``misread colour``: the colour named for each wild read as another colour;
-* ``duplicate play``: each play reported twice.
+* ``duplicate play``: each play reported twice;
+* ``fan as top``: each play of several cards reported as its last card alone (the lower
+  ones missed, the colour named with them unknown);
+* ``fan extra card``: each play of several cards reported with its last card twice.
 
 For each injected fault it counts the alerts that follow (the clean log has none) and
 the events until the game is back in step with the truth (the same turn, direction,
@@ -109,6 +112,17 @@ def faults(log: list[Event]) -> list[Fault]:
                     i,
                 )
             )
+        fan = ev.get("cards")
+        if typ == "play" and isinstance(fan, list) and len(fan) > 1:
+            alone = {k: v for k, v in ev.items() if k not in ("cards", "color")}
+            alone["card"] = fan[-1]
+            if fan[-1].startswith("wild") and ev.get("color") is not None:
+                alone["color"] = ev["color"]
+            out.append(
+                Fault("fan as top", [*log[:i], alone, *log[i + 1 :]], list(range(n)), i, fan[0])
+            )
+            extra = {**ev, "cards": [*fan, fan[-1]]}
+            out.append(Fault("fan extra card", [*log[:i], extra, *log[i + 1 :]], list(range(n)), i))
         colour = ev.get("color")
         if colour is not None and (typ == "color" or str(ev.get("card", "")).startswith("wild")):
             other = COLORS[(COLORS.index(colour) + 1) % len(COLORS)]

@@ -163,6 +163,11 @@ class Healer:
         self._handled = (card, since)
         game = self.game
         at, seq = len(game.events), game.seq
+        for earlier in (self.question, self._silent):
+            # Another answer to an earlier healing that lays the card seen: no new one.
+            revised = self._revise(earlier, None, seq, card) if earlier is not None else None
+            if revised is not None:
+                return self._done(revised)
         options = [
             o
             for o in self._catalogue().top_options(card)
@@ -238,6 +243,7 @@ class Healer:
         options = catalogue.candidates(event)
         if any(a.params.get("reason") == "too-many-copies" for a in verdict.alerts):
             options += catalogue.recounts(cards)
+            options += catalogue.fewer_instead(event)
         options += catalogue.twice()
         options = catalogue.weigh(options, {c.name for c in cards})
         # The events refused just before may have been right, given the missed ones.
@@ -320,12 +326,15 @@ class Healer:
             healed.alerts = [AskReferee(who, options, self._asked)]
         return self._done(healed)
 
-    def _revise(self, q: _Question, event: Event, seq: int) -> Healed | None:
+    def _revise(
+        self, q: _Question, event: Event | None, seq: int, top: str | None = None
+    ) -> Healed | None:
         """Another option of an earlier healing (the open question, or the last silent
-        one), with the events since, makes ``event`` legal: take it silently (the
-        question stays open, that option first). The rivals not offered are tried too
-        (a fan's named colour is told by the plays after it); one taken is offered in
-        place of the last offered."""
+        one), with the events since, makes ``event`` legal (or, with no event, leaves
+        the camera's steady ``top`` on the pile): take it silently (the question stays
+        open, that option first). The rivals not offered are tried too (a fan's named
+        colour is told by the plays after it, or by the card seen on top); one taken is
+        offered in place of the last offered."""
         game = self.game
         now = game.events[q.base :]
         later = game.events[q.end :]
@@ -341,9 +350,11 @@ class Healer:
                     verdict = game.apply(old)
                     steps.append((old, verdict))
                     fine = fine and verdict.ok
-                final = game.apply(event)
-                steps.append((event, final))
+                if event is not None:
+                    steps.append((event, game.apply(event)))
+                final = steps[-1][1]
                 fine = fine and final.ok and not final.alerts
+                fine = fine and (top is None or game.state_json()["top"] == top)
                 if trial:
                     restore(game, q.base, now, seq)
                     if not fine:

@@ -345,18 +345,27 @@ class Catalogue:
         return out
 
     def fewer(self) -> list[Option]:
-        """The last play, of several cards (a few events back), was one card fewer: a
+        """The last play of several cards (a few events back) was one card fewer: a
         lower card the watcher read that was not there (``scattered-pile`` seed 609:
         Cy's yellow and green Reverse read with a second green one, the direction
-        then wrong and four alerts)."""
+        then wrong and four alerts). The events since are judged again on it."""
         log = self.game.events
         for index in range(len(log) - 1, max(len(log) - self.settings.rewrite_depth, 0) - 1, -1):
             old = log[index]
             if old.get("type") in ("round", "undo", "flip"):
                 return []
-            if old.get("type") == "play":
+            if old.get("type") == "play" and isinstance(old.get("cards"), list):
                 return one_fewer(old, index, self.settings.guess)
         return []
+
+    def fewer_instead(self, event: Event) -> list[Option]:
+        """``event``, a play of several cards, was one card fewer (a copy too many in the
+        fan itself: one face read twice)."""
+        return [
+            Option("fewer", o.rewrite[1], o.cost, True, instead=True, about=o.about)
+            for o in one_fewer(event, -1, self.settings.guess)
+            if o.rewrite is not None
+        ]
 
     def top_options(self, card: str) -> list[Option]:
         """Explanations of a steady top ``card`` that the record does not show."""

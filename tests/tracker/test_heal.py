@@ -714,3 +714,32 @@ def test_a_returned_wild_draw_four_left_in_view_is_no_play() -> None:
     clean(h, {"type": "flip", "card": "red-4"})
     assert see(h, "wild-draw4", 2.0, seconds=6.0) == []
     clean(h, {"type": "play", "cards": ["red-4", "yellow-4"], "player": "Ann", "color": "red"})
+
+
+def test_a_fan_with_a_face_read_twice_is_taken_as_one_card_fewer_and_asked() -> None:
+    """Cy put a red and a green Reverse down, a green Reverse lying on the pile already;
+    the watcher read the green one twice: a third green Reverse, which no deck holds.
+    Taken as the fan of two (asked once), not refused with every play after it out of
+    turn (nine alerts in the healer's bench before)."""
+    h = healer("house", players=3, flip="green-5")
+    clean(h, {"type": "play", "card": "green-reverse", "player": "Ann"})  # to Cy, then Bob
+    read = ["red-reverse", "green-reverse", "green-reverse"]
+    healed = h.apply({"type": "play", "cards": read, "player": "Cy", "color": "green"})
+    assert healed.ok and healed.codes == [ASK], healed.to_json()
+    assert h.game.events[-1]["cards"] == ["red-reverse", "green-reverse"]
+    clean(h, {"type": "play", "card": "green-6", "player": "Bob"})  # two Reverses: on to Bob
+
+
+def test_a_question_s_other_answer_that_lays_the_card_seen_is_taken_silently() -> None:
+    """Ann's fan of a blue, a yellow and a green 9, yellow named, was reported as the
+    green 9 alone (refused, a fan asked about). The camera then sees the yellow 9
+    steadily: of the question's answers, the fan naming yellow lays it, and is taken
+    with no second question (one was asked before, for a fan the question held)."""
+    h = healer("house", flip="blue-5")
+    see(h, "blue-5", 0.0)
+    refused = h.apply({"type": "play", "card": "green-9", "player": "Ann"})
+    assert refused.codes == [ASK]
+    healed = see(h, "yellow-9", 1.0)
+    assert len(healed) == 1 and healed[0].alerts == [] and healed[0].kind == "revised"
+    assert h.game.state_json()["top"] == "yellow-9"
+    clean(h, {"type": "play", "card": "yellow-2", "player": "Bob"})
