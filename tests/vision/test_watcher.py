@@ -1218,9 +1218,44 @@ def box_center(box: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def test_colour_beside_a_card_where_the_pile_holds_that_face_already_is_no_lower_card() -> None:
-    # Dee puts a green 5 on the blue 5; blue shows again beside it where the blue 5
-    # lies (a covering hand hid it): that is the blue 5, not a blue 5 put down with
-    # the green one (covering-untidy-25fps seeds 601-603, true boxes).
-    assert green_on_blue_5("green-5", [ink("green", 0.5), ink("blue", 0.3, dx=-30)]) == [
-        {"type": "play", "card": "green-5", "player": "Dee"}
+    # Ann puts a blue 9 on the blue 5, then Dee a green 5 on it; blue shows again
+    # beside it where the blue 5 lies (a covering hand hid it): that is the blue 5,
+    # not a blue 5 put down with the green one (covering-untidy-25fps seeds 601-603,
+    # true boxes: a green 7 two plays down). The card a play goes onto is another
+    # matter: its face beside the new card is the fan's (test_watcher_fan_on_its_face).
+    table = started("blue-5")
+    table.bring(["blue-9"], SEAT_EDGE["Ann"])
+    table.still(20)
+    table.bring(["green-5"], SEAT_EDGE["Dee"])
+    table.still(20)
+    first = PictureSays([ink("blue", 0.5)], [ink("blue", 0.5)], changed=0.5)
+    around = [ink("green", 0.5), ink("blue", 0.3, dx=-30)]
+    picture = SecondPlaySays(first, PictureSays([ink("green", 0.5)], around))
+    assert kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:] == [
+        {"type": "play", "card": "blue-9", "player": "Ann"},
+        {"type": "play", "card": "green-5", "player": "Dee"},
     ]
+
+
+class SecondPlaySays:
+    """A stand-in that shows the ``first`` picture's new ink for the first play, the
+    ``second``'s after it (asked about the pile since it lay still after a play)."""
+
+    def __init__(self, first: PictureSays, second: PictureSays) -> None:
+        self.first, self.second = first, second
+        self.since: list[float] = []
+
+    def _now(self, since: float) -> PictureSays:
+        if since not in self.since:
+            self.since.append(since)
+        return self.second if len([s for s in self.since if s != -math.inf]) > 1 else self.first
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float, **kw: Any
+    ) -> list[ColorPatch] | None:
+        return self._now(since).new_colors(near, radius, since=since, **kw)
+
+    def changed_area(
+        self, near: tuple[float, float], radius: float, *, since: float, **kw: Any
+    ) -> float | None:
+        return self._now(since).changed_area(near, radius, since=since, **kw)

@@ -116,8 +116,17 @@ class FanColorRules:
         # pile a card of the value played often lies in view, and a covering hand that
         # hid it as it put the new card down shows its colour again as it leaves
         # (``covering-untidy-25fps`` seeds 601-603, true boxes: a green 7 two plays down
-        # taken for the lower card of Dee's blue 7).
-        strips = [(f, xy) for f, xy in strips if not self.state.pile_card_at(f, xy, card)]
+        # taken for the lower card of Dee's blue 7). Not the card the play went onto:
+        # a fan of its value with its colour (a red 4 and a yellow 4 on a red 4) lays a
+        # card of its face beside it (``house`` seed 713, plays of three: the red 4 of
+        # Bob's fan taken for the starter, the yellow 4 reported alone).
+        onto = self.state.pile[-1]
+        reach = self.cfg.pile_reach * card
+        strips = [
+            (f, xy)
+            for f, xy in strips
+            if not any(c == f and e is not onto for c, e in self.state.pile_cards_near(xy, reach))
+        ]
         return strips, {p.color: p.area for p in patches}
 
     def _fan_tail(
