@@ -64,6 +64,7 @@ MISS_REASONS: Final = frozenset(
         "round-over",
         "too-many-copies",
         "not-enough-cards",  # a missed draw: the hand holds one more than the record
+        "already-drew",  # a penalty missed: its cards are drawn one by one
     }
 )
 

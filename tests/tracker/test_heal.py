@@ -743,3 +743,20 @@ def test_a_question_s_other_answer_that_lays_the_card_seen_is_taken_silently() -
     assert len(healed) == 1 and healed[0].alerts == [] and healed[0].kind == "revised"
     assert h.game.state_json()["top"] == "yellow-9"
     clean(h, {"type": "play", "card": "yellow-2", "player": "Bob"})
+
+
+def test_a_second_draw_tells_a_missed_wild_draw_four_from_a_wild() -> None:
+    """Ann's Wild Draw Four was missed; the referee's colour for it is refused and asked
+    about (a wild, or a Wild Draw Four?), and Bob's first draw fits a plain wild. His
+    second draw, "already drew", is the penalty's: the Wild Draw Four is taken with no
+    alert more (``fast-blur-untidy-22fps`` seed 615: two "already drew" alerts before)."""
+    h = healer("house")
+    asked = h.apply({"type": "color", "color": "red"})
+    assert asked.codes == [ASK], asked.to_json()
+    h.apply({"type": "draw", "player": "Bob"})
+    again = h.apply({"type": "draw", "player": "Bob"})
+    assert again.ok and again.alerts == [], again.to_json()
+    assert any(e.get("card") == "wild-draw4" for e in h.game.events)
+    clean(h, {"type": "draw", "player": "Bob"})
+    clean(h, {"type": "draw", "player": "Bob"})
+    clean(h, {"type": "play", "card": "red-3", "player": "Cy"})
