@@ -103,6 +103,7 @@ class Catalogue:
             options += self.retract()
             options += self.misreads(cards, list(self.seen), drawn_count(event))
             options += self.fewer()
+            options += self.seat(event, turn)
             options += self.under_the_play(event, state)
         elif state["phase"] == "round-over":
             # The player who went out still holds a card: a draw of theirs was missed.
@@ -343,6 +344,29 @@ class Catalogue:
                 fixed = {**old, "card": name, "inferred": True, "was": old["card"]}
                 out.append(Option("misread", [], s.guess, True, (index, [fixed])))
         return out
+
+    def seat(self, event: Event, turn: str) -> list[Option]:
+        """The play or draw was the player's on turn, the watcher giving it to another
+        seat (arms crossing over the pile: ``warm-drop-untidy-28fps`` seed 625, Cy's
+        green Draw Two given to Bob, then Dee's penalty draws refused, five alerts). A
+        guess, asked: it may be the other player's own mistake.
+
+        >>> from tracker.rules import preset
+        >>> game = Game(preset("house"))
+        >>> _ = game.apply({"type": "round", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy"})
+        >>> _ = game.apply({"type": "flip", "card": "red-5"})
+        >>> catalogue = Catalogue(game, HealSettings(), {}, False, "red-5")
+        >>> bob = {"type": "play", "card": "red-2", "player": "Bob"}
+        >>> [o.texts()[1] for o in catalogue.seat(bob, "Ann")]
+        ['Ann played red-2, not Bob']
+        >>> [o.texts()[1] for o in catalogue.seat({"type": "draw", "player": "Bob"}, "Ann")]
+        ['Ann drew, not Bob']
+        """
+        actor = event.get("player")
+        if event.get("type") not in ("play", "draw") or not isinstance(actor, str) or actor == turn:
+            return []
+        moved = {**event, "player": turn, "was": actor}
+        return [Option("seat", [moved], self.settings.guess, True, instead=True)]
 
     def fewer(self) -> list[Option]:
         """The last play of several cards (a few events back) was one card fewer: a

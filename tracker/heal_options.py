@@ -172,6 +172,12 @@ def plays_card(option: Option, top: str | None) -> bool:
 QUESTIONS: Final = {
     "play": ("Did {p} play {card}?", "{p} played {card}", "{p} 出了 {card}"),
     "draw": ("Did {p} draw a card?", "{p} drew a card", "{p} 摸了一张牌"),
+    "seat": (
+        "Did {p} play {card}, not {was}?",
+        "{p} played {card}, not {was}",
+        "是 {p} 出的 {card}，不是 {was}",
+    ),
+    "seat-draw": ("Did {p} draw, not {was}?", "{p} drew, not {was}", "是 {p} 摸的牌，不是 {was}"),
     "penalty": ("Did {p} take the penalty cards?", "{p} took the penalty cards", "{p} 摸了罚牌"),
     "pass": ("Did {p} pass?", "{p} passed", "{p} 过牌"),
     "color": (
@@ -222,6 +228,8 @@ def option_texts(option: Option) -> tuple[str, str, str, str]:
         )
     elif option.kind == "fan" and "color" in first:
         texts = QUESTIONS["fan-named"]
+    elif option.kind == "seat" and first.get("type") == "draw":
+        texts = QUESTIONS["seat-draw"]
     else:
         texts = QUESTIONS[option.kind]
     if option.kind == "penalty":

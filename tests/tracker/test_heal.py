@@ -760,3 +760,22 @@ def test_a_second_draw_tells_a_missed_wild_draw_four_from_a_wild() -> None:
     clean(h, {"type": "draw", "player": "Bob"})
     clean(h, {"type": "draw", "player": "Bob"})
     clean(h, {"type": "play", "card": "red-3", "player": "Cy"})
+
+
+def test_a_play_given_to_the_wrong_seat_is_asked_and_told_by_the_penalty_draws() -> None:
+    """Cy's green Draw Two given to Bob by the watcher (arms crossing over the pile:
+    ``warm-drop-untidy-28fps`` seed 625, held out, opened on 5 December 2026) is refused
+    as out of turn, "Cy played green-draw2, not Bob" among the options; Dee's two
+    penalty draws then take that answer, with no alert more (five alerts before)."""
+    h = healer("house", flip="green-5")
+    clean(h, {"type": "play", "card": "green-6", "player": "Ann"})
+    clean(h, {"type": "play", "card": "green-7", "player": "Bob"})
+    see(h, "green-7", 0.0)  # lying there: not taken back
+    asked = h.apply({"type": "play", "card": "green-draw2", "player": "Bob"})
+    assert not asked.ok and asked.codes == [ASK], asked.to_json()
+    options = [o["en"] for o in asked.alerts[0].params["options"]]
+    assert "Cy played green-draw2, not Bob" in options, options
+    first = h.apply({"type": "draw", "player": "Dee"})
+    assert first.ok and first.alerts == [] and first.kind == "revised", first.to_json()
+    clean(h, {"type": "draw", "player": "Dee"})
+    clean(h, {"type": "play", "card": "green-1", "player": "Ann"})
