@@ -37,7 +37,9 @@ def test_the_question_is_answered_with_one_tap(page: Page, live_server: LiveServ
     expect(banner).to_have_attribute("data-codes", "ask-referee")
     expect(banner).to_contain_text("Did Dee draw a card?")
     buttons = banner.locator(".ask-options button")
-    expect(buttons).to_have_count(4)  # Yes, the two other options, another card
+    # Yes, the three other options (as judged, Dee's card, Dee's not Ann's), another card
+    expect(buttons).to_have_count(5)
+    expect(banner.locator('.ask-options button:has-text("not Ann")')).to_have_count(1)
     expect(buttons.nth(0)).to_have_text("Yes")
     other = banner.locator('.ask-options button:has-text("out of turn")')
     expect(other).to_have_text(re.compile(r"^No: Ann played out of turn"))
@@ -55,7 +57,7 @@ def test_yes_keeps_the_record_and_the_buttons_go(page: Page, live_server: LiveSe
     open_page(page, live_server)
     ask(live_server)
     banner = page.locator("#alert")
-    expect(banner.locator(".ask-options button")).to_have_count(4)
+    expect(banner.locator(".ask-options button")).to_have_count(5)
     n = get_json(live_server.url + "/api/state")["n"]
     banner.locator('.ask-options [data-option="0"]').click()
     expect(banner).to_be_hidden()
