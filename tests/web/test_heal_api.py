@@ -63,7 +63,8 @@ def test_the_question_is_one_alert_and_yes_keeps_the_record(client: FlaskClient)
     assert "摸了一张牌吗" in alert["messages"]["zh"]
     question = client.get("/api/state").json["question"]
     assert question["question"] == alert["params"]["question"]
-    assert [o["index"] for o in question["options"]] == [0, 1, 2]
+    assert [o["index"] for o in question["options"]] == [0, 1, 2, 3]
+    assert "Dee played blue-4, not Ann" in [o["en"] for o in question["options"]]
     n = len(stored(client))
     body = {"question": question["question"], "option": 0}
     response = client.post("/api/resolve", json=body, headers=AUTH)
