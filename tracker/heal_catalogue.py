@@ -83,9 +83,9 @@ class Catalogue(FanReadings):
                 # Or the player on turn drew and passed, and the next one played it.
                 later = {k: v for k, v in play.items() if k != "player"}
                 after_pass = [{"type": "pass", "player": turn}, later]
-                again = Option("play", after_pass, cost + s.passed, not seen, seen=shown)
-                again.hidden = hidden
-                options.append(again)
+                options.append(
+                    Option("play", after_pass, cost + s.passed, not seen, seen=shown, hidden=hidden)
+                )
             if game.rules.jump_in and state["top"] not in WILDS and state["top"] is not None:
                 # Someone jumped in with the identical card (which looks the same on top).
                 for other in state["hands"]:

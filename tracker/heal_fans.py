@@ -67,9 +67,9 @@ class FanReadings:
                 laid: Event = {**play, **laid_fields(fan)}
                 if named != shown:
                     laid["color"] = named
-                cost = s.guess + s.named * (min(more, 1) + (named != shown))
-                hidden = cost > s.guess
-                out.append(Option("fan", [laid], cost, True, instead=True, hidden=hidden))
+                unlikely = min(more, 1) + (named != shown)  # a card more, another colour
+                cost = s.guess + s.named * unlikely
+                out.append(Option("fan", [laid], cost, True, instead=True, hidden=unlikely > 0))
         return out
 
     def fans(self, seen: list[str] | str, color: str | None) -> list[list[str]]:

@@ -121,12 +121,7 @@ class FanColorRules:
         # card of its face beside it (``house`` seed 713, plays of three: the red 4 of
         # Bob's fan taken for the starter, the yellow 4 reported alone).
         onto = self.state.pile[-1]
-        reach = self.cfg.pile_reach * card
-        strips = [
-            (f, xy)
-            for f, xy in strips
-            if not any(c == f and e is not onto for c, e in self.state.pile_cards_near(xy, reach))
-        ]
+        strips = [(f, xy) for f, xy in strips if not self.state.pile_card_at(f, xy, card, onto)]
         return strips, {p.color: p.area for p in patches}
 
     def _fan_tail(

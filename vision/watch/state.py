@@ -189,9 +189,13 @@ class WatcherState:
             return True
         return self.pile_card_at(face, xy, card)
 
-    def pile_card_at(self, face: str, xy: tuple[float, float], card: float) -> bool:
-        """Does a pile card of ``face`` lie within ``pile_reach`` of ``xy``?"""
-        return any(c == face for c, _ in self.pile_cards_near(xy, self.cfg.pile_reach * card))
+    def pile_card_at(
+        self, face: str, xy: tuple[float, float], card: float, besides: PileEntry | None = None
+    ) -> bool:
+        """Does a pile card of ``face`` lie within ``pile_reach`` of ``xy`` (one of a
+        play other than ``besides``)?"""
+        near = self.pile_cards_near(xy, self.cfg.pile_reach * card)
+        return any(c == face and entry is not besides for c, entry in near)
 
     def once_read_as_pile_card(self, tr: Track, card: float) -> bool:
         """Did this track ever read as the face of a pile card lying where it is?
