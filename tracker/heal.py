@@ -14,8 +14,9 @@ does not show names the missed play.
 
 The parts: :mod:`tracker.heal_catalogue` lists the explanations, :mod:`tracker.heal_trials`
 tries one on the game and takes it back, :mod:`tracker.heal_options` holds their costs and
-texts, :mod:`tracker.heal_answers` what the healer answers; the :class:`Healer` here
-chooses, asks and remembers.
+texts, :mod:`tracker.heal_answers` what the healer answers, :mod:`tracker.heal_view` the
+camera's view of the pile, :mod:`tracker.heal_questions` a healing's question and its
+other answers; the :class:`Healer` here chooses and asks.
 
 >>> from tracker.rules import preset
 >>> healer = Healer(Game(preset("official")))
@@ -35,17 +36,17 @@ True
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from tracker.amend import Rewrite, rewrite
-from tracker.events import Flip, Play
 from tracker.game import Game, Verdict
 from tracker.heal_answers import ASK, AskReferee, Healed
 from tracker.heal_catalogue import Catalogue
 from tracker.heal_options import HealSettings, Option, drawn_count, event_cards, with_card
+from tracker.heal_questions import Question, revise, undone
 from tracker.heal_trials import commit, fits, restore
+from tracker.heal_view import PileView
 
 Event = dict[str, Any]
 
@@ -69,39 +70,16 @@ MISS_REASONS: Final = frozenset(
 )
 
 
-@dataclass
-class _Question:
-    """An open question: how to put the log back as it was, and the options."""
-
-    base: int  # the log is cut back to this length ...
-    tail: list[Event]  # ... and these events applied again, to undo the healing
-    end: int  # the log's length right after the healing
-    event: Event | None  # the real event (None: healed from the camera's view alone)
-    options: list[Option]  # offered to the referee, the one applied first
-    spare: list[Option] = field(default_factory=list)  # rivals not offered, for revising
-
-
 class Healer:
     """A game that heals itself from missed events; see the module docstring."""
 
     def __init__(self, game: Game, settings: HealSettings | None = None) -> None:
         self.game = game
         self.settings = settings or HealSettings()
-        self.question: _Question | None = None
-        self._silent: _Question | None = None  # the others of the last silent healing
+        self.question: Question | None = None
+        self._silent: Question | None = None  # the others of the last silent healing
         self._asked = 0
-        self._top: str | None = game.state_json()["top"]
-        self._top_at = -1  # the discard pile's size when the record's top was laid
-        self._top_since = -math.inf  # the camera's time then (its last view before)
-        self._last_t = -math.inf  # the time of the camera's last view
-        self._laid: frozenset[str] = frozenset()  # the cards played with the record's top
-        self._under: frozenset[str] = frozenset()  # the cards laid just before those
-        self._returned: frozenset[str] = frozenset()  # starters that went back in the deck
-        self._saw_top = False  # the camera has seen the record's top steadily
-        self._seen: dict[str, None] = {}  # steady tops unlike the record's, oldest first
-        self._ignored: set[str] = set()  # refused cards still lying on the pile
-        self._run: tuple[str | None, float, int] = (None, 0.0, 0)
-        self._handled: tuple[str | None, float] = (None, 0.0)
+        self.view = PileView(self.settings, game)  # the camera's view of the pile
         self._refused: list[Event] = []  # refused events no explanation took yet
 
     # ------------------------------------------------------------------ public API
@@ -121,10 +99,10 @@ class Healer:
             healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
             return self._done(healed)
         if verdict.ok and event["type"] == "flip" and game.state_json()["top"] is None:
-            self._returned |= {c.name for c in event_cards(event)}  # (a Wild Draw Four)
+            self.view.returned |= {c.name for c in event_cards(event)}  # (a Wild Draw Four)
         if verdict.ok or not _missable(verdict, event):
             if not verdict.ok:
-                self._ignored.update(c.name for c in event_cards(event))
+                self.view.ignored.update(c.name for c in event_cards(event))
             elif event["type"] != "color":
                 self._refused = []
             return self._done(Healed([(event, verdict)], verdict, verdict.ok))
@@ -139,34 +117,14 @@ class Healer:
         """The card the camera sees on top of the discard pile at time ``t`` (None: no
         card seen, or a hand over the pile). A steady top unlike the record's for
         ``top_patience_s`` is healed: the missed play inferred, or the referee asked."""
-        self._last_t = t
-        if card is None:
+        missed = self.view.sight(card, t)  # (None too: the time of the camera's view)
+        if card is None or not missed:
             return None
-        name, since, count = self._run
-        self._run = (name, since, count + 1) if card == name else (card, t, 1)
-        name, since, count = self._run
-        steady = count >= self.settings.top_sightings and t - since >= self.settings.top_steady_s
-        if not steady or card in self._ignored:
-            return None
-        if card == self._top or card in self._laid:
-            self._saw_top = True
-            return None
-        if card in self._under and since <= self._top_since:
-            # The card the record laid just under its top, seen since before the top
-            # was laid: the new card never came into the camera's sight (an untidy or
-            # covered pile), not a twin played since (``covering-untidy-25fps`` seed
-            # 652, plays of three: the green 9 of Ann's fan seen all through Dee's red 3).
-            return None
-        self._seen.pop(card, None)
-        self._seen[card] = None
-        if t - since < self.settings.top_patience_s or self._handled == (card, since):
-            return None
-        self._handled = (card, since)
         game = self.game
         at, seq = len(game.events), game.seq
         for earlier in (self.question, self._silent):
             # Another answer to an earlier healing that lays the card seen: no new one.
-            revised = self._revise(earlier, None, seq, card) if earlier is not None else None
+            revised = self._revise(earlier, None, seq, card)
             if revised is not None:
                 return self._done(revised)
         options = [
@@ -179,7 +137,7 @@ class Healer:
             # plays of three, trained recogniser: Cy's blue Draw Two read back as the
             # green 1 under it, Ann's penalty draw then refused: three alerts). A twin
             # played since, or a take-back, it may be.
-            and not (o.kind == "misread" and card in self._under)
+            and not (o.kind == "misread" and card in self.view.under)
         ]
         return self._decide(None, options, at, seq) if options else None
 
@@ -221,7 +179,7 @@ class Healer:
         the log it would restore is no longer the game's."""
         self.forget()
         done = rewrite(self.game, base, new, later, self.apply)
-        self._note_top()
+        self.view.note(self.game)
         return done
 
     def forget(self) -> None:
@@ -234,7 +192,8 @@ class Healer:
 
     def _catalogue(self) -> Catalogue:
         """The explanations the game's present state and the camera's view allow."""
-        return Catalogue(self.game, self.settings, self._seen, self._saw_top, self._top)
+        view = self.view
+        return Catalogue(self.game, self.settings, view.seen, view.saw_top, view.top)
 
     def _explain(self, event: Event, verdict: Verdict) -> list[Option]:
         game, s = self.game, self.settings
@@ -295,7 +254,7 @@ class Healer:
         if (rivals or unsure or best.as_judged is not None) and event is not None:
             # Before asking: does another answer to an earlier healing explain it?
             for earlier in (self.question, self._silent):
-                revised = self._revise(earlier, event, seq) if earlier is not None else None
+                revised = self._revise(earlier, event, seq)
                 if revised is not None:
                     return self._done(revised)
         misses = [o for o in others if o.as_judged is None and not o.hidden]
@@ -311,69 +270,35 @@ class Healer:
             healed.kind = best.kind
             self._refused = []
         elif event is not None:
-            self._ignored.update(c.name for c in event_cards(event))
+            self.view.ignored.update(c.name for c in event_cards(event))
             if len(game.events) == at:  # (a refusal with a penalty is in the log)
                 self._refused = [*self._refused, event][-s.remember_refused :]
         if silent:  # a later event may yet need one of the other misses
             kept = [best, *misses]
-            self._silent = _Question(base, tail, len(game.events), event, kept, hidden)
+            self._silent = Question(base, tail, len(game.events), event, kept, hidden)
         if rivals or unsure:
             self._asked += 1
             options = [best, *rivals[: s.max_options - 1]]
             spare = [*rivals[s.max_options - 1 :], *hidden]
-            self.question = _Question(base, tail, len(game.events), event, options, spare)
+            self.question = Question(base, tail, len(game.events), event, options, spare)
             player = event.get("player") if event is not None else None
             who = player if isinstance(player, str) else final.state.get("turn")
             healed.alerts = [AskReferee(who, options, self._asked)]
         return self._done(healed)
 
     def _revise(
-        self, q: _Question, event: Event | None, seq: int, top: str | None = None
+        self, q: Question | None, event: Event | None, seq: int, top: str | None = None
     ) -> Healed | None:
-        """Another option of an earlier healing (the open question, or the last silent
-        one), with the events since, makes ``event`` legal (or, with no event, leaves
-        the camera's steady ``top`` on the pile): take it silently (the question stays
-        open, that option first). The rivals not offered are tried too (a fan's named
-        colour is told by the plays after it, or by the card seen on top); one taken is
-        offered in place of the last offered."""
-        game = self.game
-        now = game.events[q.base :]
-        later = game.events[q.end :]
-        every = [*q.options, *q.spare]
-        for index, option in enumerate(every[1:], start=1):
-            for trial in (True, False):
-                steps: list[tuple[Event, Verdict]] = []
-                restore(game, q.base, q.tail, None, steps)
-                answer = commit(game, option, q.event, steps)
-                end = len(game.events)
-                fine = answer.ok or option.as_judged is not None
-                for old in later:
-                    verdict = game.apply(old)
-                    steps.append((old, verdict))
-                    fine = fine and verdict.ok
-                if event is not None:
-                    steps.append((event, game.apply(event)))
-                final = steps[-1][1]
-                fine = fine and final.ok and not final.alerts
-                fine = fine and (top is None or game.state_json()["top"] == top)
-                if trial:
-                    restore(game, q.base, now, seq)
-                    if not fine:
-                        break
-                    continue
-                every = [option, *every[:index], *every[index + 1 :]]
-                q.options, q.spare = every[: len(q.options)], every[len(q.options) :]
-                q.end = end
-                # The other record of a healing, if it reaches into the rewritten log, is
-                # stale now.
-                if self.question is not q and self.question and self.question.end > q.base:
-                    self.question = None
-                if self._silent is not q and self._silent and self._silent.end > q.base:
-                    self._silent = None
-                healed = Healed(steps, final, True)
-                healed.kind = "revised"
-                return healed
-        return None
+        """Another answer to the earlier healing ``q`` (:func:`tracker.heal_questions.revise`);
+        the other record of a healing, if it reaches into the rewritten log, is stale."""
+        revised = revise(self.game, q, event, seq, top) if q is not None else None
+        if revised is None or q is None:
+            return None
+        if self.question is not q and self.question and self.question.end > q.base:
+            self.question = None
+        if self._silent is not q and self._silent and self._silent.end > q.base:
+            self._silent = None
+        return revised
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -393,56 +318,18 @@ class Healer:
         shown = event if isinstance(event, dict) else {"type": None}
         size = len(self.game.events)
         if self.question is not None and size < self.question.end:
-            self.question = _undone(self.question, size)  # the healing taken back
+            self.question = undone(self.question, size)  # the healing taken back
         if self._silent is not None and size < self._silent.end:
-            self._silent = _undone(self._silent, size)
+            self._silent = undone(self._silent, size)
         if verdict.ok and shown.get("type") in ("round", "end-round"):
             self.question = self._silent = None  # a round's questions end with it
-            self._refused, self._returned = [], frozenset()
+            self._refused = []
+            self.view.new_round()
         return self._done(Healed([(shown, verdict)], verdict, verdict.ok))
 
     def _done(self, healed: Healed) -> Healed:
-        self._note_top()
+        self.view.note(self.game)
         return healed
-
-    def _note_top(self) -> None:
-        """A new top on the record (laid since, even a card of the same name): what the
-        camera saw of the old one no longer counts. (Keyed by the name alone, a fan
-        with the starter's face named on top kept the starter's cards as the ones laid:
-        its other card, seen uppermost, was taken for a missed play; ``quick-untidy-26fps``
-        seed 713, plays of three: Bob's red 4 and yellow 4 on the starter red 4.)"""
-        state = self.game.state_json()
-        top, size = state["top"], state["discard_pile"]
-        if (top, size) != (self._top, self._top_at):
-            self._top, self._top_at, self._saw_top = top, size, False
-            self._top_since = self._last_t
-            self._seen, self._ignored = {}, set()
-            self._laid, self._under = self._laid_with(top)
-
-    def _laid_with(self, top: str | None) -> tuple[frozenset[str], frozenset[str]]:
-        """The cards of the play that put ``top`` on the pile (several of one value),
-        and the cards laid just before them (by a play or the starter).
-
-        The player names the colour that counts, and the record's top is that card;
-        which of them lies uppermost is the player's hand's doing. Seen on top, another
-        of them is the record's play, not a play the camera missed (``house`` seed 612,
-        trained recogniser: Bob's yellow 7 and blue 7, yellow named, the blue one on
-        top, read as Cy's missed blue 7, then Cy's play refused as out of turn). (A play
-        refused with a penalty is in the history too, and does not lay its cards: the
-        top's play is the last that holds the top card.)
-        """
-        laid: list[frozenset[str]] = []
-        for past in reversed(self.game.history):
-            if isinstance(past, (Play, Flip)):
-                cards = past.cards if isinstance(past, Play) else (past.card,)
-                names = frozenset(c.name for c in cards)
-                if laid or top in names:
-                    laid.append(names)
-                if len(laid) == 2:
-                    break
-        if len(laid) == 1:  # the starter: under it, a starter returned to the deck
-            return laid[0], self._returned  # (which the dealer may leave in view a while)
-        return (laid or [frozenset()])[0], laid[1] if len(laid) > 1 else frozenset()
 
 
 # ---------------------------------------------------------------------- helpers
@@ -459,22 +346,6 @@ def _missable(verdict: Verdict, event: Event) -> bool:
             continue
         return False
     return bool(verdict.alerts)
-
-
-def _undone(q: _Question, size: int) -> _Question | None:
-    """What is left of a healing when the log is cut back to ``size`` events: its real
-    event alone taken back (the player's take-back of a card the healing let through),
-    the explanations of the log before it stand, and the other ones may still be
-    revised to (``scattered-pile`` seed 609: Ann's green 4 taken back, the fan read with
-    a card too many then told by her next card, a third green Reverse); else nothing.
-    """
-    if q.event is None or size != q.end - 1 or q.options[0].as_judged is not None:
-        return None
-    options = [o for o in q.options if o.as_judged is None]
-    spare = [o for o in q.spare if o.as_judged is None]
-    if len(options) + len(spare) < 2:
-        return None
-    return _Question(q.base, q.tail, size, None, options, spare)
 
 
 def _design_state(game: Game) -> dict[str, Any]:
