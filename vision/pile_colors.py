@@ -361,6 +361,43 @@ class PileColors:
             patches.append(ColorPatch(name, n / self._card_area_px, xy))
         return sorted(patches, key=lambda p: -p.area)
 
+    def new_ink_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None:
+        """Ink of ``color`` that appeared within ``radius`` of ``near`` since the pile
+        last lay still (as :meth:`new_colors`, a hand left out), lying outside ``box``
+        (x1, y1, x2, y2 in frame pixels): its area (0.0: none) and its middle; ``None``
+        when it cannot tell. A card's ink lies inside its own box: ink of its colour
+        outside it is another card of that colour (the twin under it of a fan).
+        """
+        if color not in COLORS:
+            return None
+        found = self._changed_near(near, radius, since, before, False, True)
+        if found is None:
+            return None
+        changed, now = found
+        mask = changed & (now.colors == COLORS.index(color) + 1)
+        # The box in map pixels, rounded outwards (NumPy clips the slice to the map).
+        bx1, by1, bx2, by2 = box
+        x1 = max(0, math.floor((bx1 - self._x0) * self.scale))
+        y1 = max(0, math.floor((by1 - self._y0) * self.scale))
+        x2 = max(0, math.ceil((bx2 - self._x0) * self.scale) + 1)
+        y2 = max(0, math.ceil((by2 - self._y0) * self.scale) + 1)
+        mask[y1:y2, x1:x2] = False
+        n = int(mask.sum())
+        if n == 0:
+            return ColorPatch(color, 0.0, near)
+        my, mx = np.nonzero(mask)
+        xy = (float(mx.mean()) / self.scale + self._x0, float(my.mean()) / self.scale + self._y0)
+        return ColorPatch(color, n / self._card_area_px, xy)
+
     def changed_area(
         self,
         near: tuple[float, float],

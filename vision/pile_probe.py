@@ -27,8 +27,9 @@ class ColorPatch:
 
 
 class PileColorProbe(Protocol):
-    """What colours came onto the pile near a place since a time (see
-    :class:`vision.pile_colors.PileColors`); ``None`` when it cannot tell."""
+    """What colours came onto the pile near a place since a time, and how much of one
+    lies outside a card's box (see :class:`vision.pile_colors.PileColors`); ``None``
+    when it cannot tell."""
 
     def new_colors(
         self,
@@ -40,6 +41,17 @@ class PileColorProbe(Protocol):
         else_at_since: bool = False,
         hands: bool = True,
     ) -> list[ColorPatch] | None: ...
+
+    def new_ink_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None: ...
 
     def changed_area(
         self,

@@ -13,6 +13,7 @@ import pytest
 from synth.video import OracleDetector, RenderResult, render_video
 from uno_table.replay import load_log
 from vision.calibration import TableLayout
+from vision.geometry import CARD_ASPECT
 from vision.pile_colors import PileColors, color_map
 from vision.pipeline import TablePipeline
 from vision.source import read_video
@@ -392,3 +393,33 @@ def test_under_a_warm_lamp_a_yellow_card_on_a_red_one_is_yellow_ink() -> None:
 
     assert new_ink(PileColors(layout))["yellow"] > 0.2
     assert new_ink(PileColors(layout, neutral=False))["yellow"] == 0.0
+
+
+def test_a_cards_colour_outside_its_box_is_measured_apart_from_the_card() -> None:
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (60, 90, 120), np.uint8)  # brown wood
+    red = (40, 40, 220)
+    for i in range(12):
+        colors.update(table, i / 30)
+    single = table.copy()
+    single[cy - 25 : cy + 25, cx - 17 : cx + 17] = red  # one red card
+    colors.update(single, 0.5)
+    box = (cx - 17.0, cy - 25.0, cx + 17.0, cy + 25.0)
+    alone = colors.new_ink_outside("red", box, (cx, cy), 60, since=0.1)
+    assert alone is not None and alone.area == 0.0
+    # Its twin under it, offset to the left: its strip shows outside the top card's box.
+    twins = table.copy()
+    twins[cy - 25 : cy + 25, cx - 31 : cx + 3] = red
+    twins[cy - 25 : cy + 25, cx - 17 : cx + 17] = red
+    colors.update(twins, 0.6)
+    twin = colors.new_ink_outside("red", box, (cx, cy), 60, since=0.1)
+    strip = 14 * 50 / (layout.card_px**2 * CARD_ASPECT)  # its 14 px by 50 px, in card faces
+    assert twin is not None and twin.area == pytest.approx(strip, rel=0.35)
+    assert twin.xy[0] < cx - 17  # its middle: on the strip, left of the box
+    # Another colour, a wild, or no still picture since: none of it there, or nothing to say.
+    other = colors.new_ink_outside("yellow", box, (cx, cy), 60, since=0.1)
+    assert other is not None and other.area == 0.0
+    assert colors.new_ink_outside("wild", box, (cx, cy), 60, since=0.1) is None
+    assert colors.new_ink_outside("red", box, (cx, cy), 60, since=5.0) is None

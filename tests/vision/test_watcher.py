@@ -968,6 +968,19 @@ class PictureSays:
     ) -> float | None:
         return self.changed
 
+    def new_ink_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None:
+        # These pictures show no card's ink outside its own box.
+        return None if self.around is None else ColorPatch(color, 0.0, near)
+
 
 def ink(color: str, area: float, dx: float = 0.0) -> ColorPatch:
     return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))
@@ -1259,3 +1272,15 @@ class SecondPlaySays:
         self, near: tuple[float, float], radius: float, *, since: float, **kw: Any
     ) -> float | None:
         return self._now(since).changed_area(near, radius, since=since, **kw)
+
+    def new_ink_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        **kw: Any,
+    ) -> ColorPatch | None:
+        return self._now(since).new_ink_outside(color, box, near, radius, since=since, **kw)

@@ -50,6 +50,28 @@ class PictureAt:
     ) -> float | None:
         return sum(p.area for p in self._now(since) if math.dist(p.xy, near) <= radius)
 
+    def new_ink_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        **_: Any,
+    ) -> ColorPatch | None:
+        """The patches of ``color`` near ``near`` whose middles lie outside ``box``
+        (the first one's middle)."""
+        x1, y1, x2, y2 = box
+        out = [
+            p
+            for p in self._now(since)
+            if p.color == color
+            and math.dist(p.xy, near) <= radius
+            and not (x1 <= p.xy[0] <= x2 and y1 <= p.xy[1] <= y2)
+        ]
+        return ColorPatch(color, sum(p.area for p in out), out[0].xy if out else near)
+
 
 def at(color: str, area: float, dx: float) -> ColorPatch:
     return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))

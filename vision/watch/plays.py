@@ -283,8 +283,9 @@ class PlayRules:
         for face, xy in self.fans.fan_cards(names, spots, t, t, card):
             names.insert(0, face)
             spots.insert(0, xy)
+        seen_now = group[-1].last_t == t
         strips, inks = self.colors.strip_cards(
-            names, spots, t, card, top_seen=group[-1].last_t == t
+            names, spots, t, card, top_seen=seen_now, top_box=group[-1].box if seen_now else None
         )
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the

@@ -1,0 +1,88 @@
+"""The other copy of a fan's top card under it (``FanColorRules._twin``,
+:mod:`vision.watch.fan_colors`): its ink is the top card's colour, so no strip of a new
+colour shows it, but a card's ink lies inside its own box, and ink of that colour
+outside the top card's box is the twin (seed 720 of six tuning styles, plays of
+three: Ann's red 5 and two green 5s, the second green 5 found by no box). Same
+made-up table and picture stand-in as ``test_watcher_fan_end.py``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher_fan_end import PictureAt, at
+from vision.pile_colors import ColorPatch
+from vision.watcher import Watcher
+
+#: Where the twin's strip and the red 5's show, left of the top card (whose box
+#: reaches 25 px either side of its middle).
+TWIN_DX, RED_DX = -32.0, -56.0
+
+
+class Picture(PictureAt):
+    """:class:`PictureAt` with the starter's ink its own colour; records the boxes
+    asked about."""
+
+    def __init__(self, starter: str, patches: list[ColorPatch]) -> None:
+        super().__init__(patches)
+        self.starter = starter
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def _now(self, since: float) -> list[ColorPatch]:
+        return [at(self.starter.split("-")[0], 0.5, 0.0)] if since == -math.inf else self.patches
+
+    def new_ink_outside(
+        self, color: str, box: tuple[float, float, float, float], *args: Any, **kw: Any
+    ) -> ColorPatch | None:
+        self.boxes.append(box)
+        return super().new_ink_outside(color, box, *args, **kw)
+
+
+def fan_of(top: str, starter: str, twin_ink: float) -> list[dict[str, object]]:
+    """Bob puts a fan down on ``starter`` with ``top`` uppermost, seen alone by the
+    recogniser; the picture shows ``top``'s ink on it, ``twin_ink`` card faces of that
+    colour just outside its box, and a red 5's strip beyond. The events after the flip."""
+    table = started(starter)
+    table.bring([top], SEAT_EDGE["Bob"])
+    table.still(20)
+    color = top.split("-")[0]
+    ink: list[ColorPatch] = [at(color, 0.5, 0.0), at("red", 0.24, RED_DX)]
+    if twin_ink:
+        ink.append(at(color, twin_ink, TWIN_DX))
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=Picture(starter, ink))))[1:]
+
+
+def play(*cards: str) -> list[dict[str, object]]:
+    return [{"type": "play", "cards": list(cards), "player": "Bob"}]
+
+
+def test_ink_of_the_top_cards_colour_outside_its_box_is_its_twin() -> None:
+    assert fan_of("green-5", "blue-5", 0.1) == play("red-5", "green-5", "green-5")
+
+
+def test_a_speck_outside_the_box_is_no_card() -> None:
+    assert fan_of("green-5", "blue-5", 0.02) == play("red-5", "green-5")
+    assert fan_of("green-5", "blue-5", 0.0) == play("red-5", "green-5")
+
+
+def test_on_a_card_of_its_own_colour_the_ink_may_be_the_old_card_s() -> None:
+    # A covering hand that hid the green 9 shows its ink again as it leaves.
+    assert fan_of("green-5", "green-9", 0.1) == play("red-5", "green-5")
+
+
+def test_a_face_printed_once_has_no_twin() -> None:
+    assert fan_of("green-0", "blue-0", 0.1) == [
+        {"type": "play", "cards": ["red-0", "green-0"], "player": "Bob"}
+    ]
+
+
+def test_the_box_asked_about_is_the_top_card_s_as_it_lies() -> None:
+    table = started("blue-5")
+    table.bring(["green-5"], SEAT_EDGE["Bob"])
+    table.still(20)
+    picture = Picture("blue-5", [at("green", 0.5, 0.0)])
+    events = kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))
+    assert events[1:] == [{"type": "play", "card": "green-5", "player": "Bob"}]
+    x, y = CENTER
+    assert picture.boxes == [(x - 25, y - 38, x + 25, y + 38)]
