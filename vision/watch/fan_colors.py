@@ -143,7 +143,7 @@ class FanColorRules:
         the top card seen there now, is another card of that colour, which can only be
         of the play's value. (``house``, ``slide``, ``scattered-pile`` and three more
         tuning styles, seed 720, plays of three: Ann's red 5 and two green 5s, the
-        second green 5 found by no box and no strip; of 1,114 plays of the tuning sets
+        second green 5 found by no box and no strip; of 1,108 plays of the tuning sets
         with no twin, the top card seen, not put on its own colour, none had more than
         0.02 card faces of its colour outside its box, the six twins 0.08 to 0.26.)
 
