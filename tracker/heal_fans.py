@@ -32,7 +32,7 @@ class FanReadings:
         ones: one more of the colour on the pile lay under them, and perhaps one of a
         third colour between (the rules allowing it). The player may have named any of
         the fan's colours to end on top, whatever card lies uppermost: the plays after
-        it tell which (a later refusal revises the question, :meth:`Healer._revise`).
+        it tell which (a later refusal revises the question, :func:`tracker.heal_questions.revise`).
         Cards nobody saw, so guesses the referee is asked about; the camera's steady
         view of the old top does not speak against them (they came with the ones seen).
         The likeliest first: the cards seen above one of the pile's colour, the top
