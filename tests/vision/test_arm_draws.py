@@ -348,3 +348,20 @@ def test_the_dealer_s_arm_leaving_after_the_flip_draws_nothing() -> None:
     arms = ScriptedArms()
     arms.at(range(start + 8, start + 20), "Ann", DRAW)
     assert [e["type"] for e in feed(table, arms)] == ["flip"]
+
+
+def test_a_penalty_drawn_card_by_card_over_the_discard_pile_is_every_draw() -> None:
+    # Ann sits beyond the discard pile: her arm passes over it on the way to the draw
+    # pile and back, for each card of a penalty of three, 0.8 s apart
+    # (``covering-untidy-25fps`` seed 616: every other draw was refused as an arm going
+    # back from a play, the way there taken for a visit to the discard pile).
+    table, start = quiet(150)
+    arms = ScriptedArms()
+    for k in range(3):
+        s = start + k * round(0.8 * FPS)
+        arms.at(range(s, s + 3), "Ann", DISCARD, to_discard=0.8, length=200.0)  # there
+        arms.at(range(s + 3, s + 11), "Ann", DRAW, length=300.0)
+        arms.at(range(s + 11, s + 14), "Ann", DISCARD, to_discard=0.8, length=240.0)  # back
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Ann"}] * 3
+    # (An arm that put a card down, going back by the draw pile, still draws nothing:
+    # test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing.)

@@ -202,10 +202,24 @@ class ArmDrawRules:
         return self.cfg.arm_draw_gone_s + wait
 
     def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
-        """Was this visit, just ended, a draw no card was seen for? (Kept if so.)"""
-        cfg = self.cfg
+        """Was this visit, just ended, a draw no card was seen for? (Kept if so.)
+
+        A visit that was at the discard pile and was no draw tells when its arm was
+        last there. One taken for a draw does not: its arm passed over the discard pile
+        on the way to the draw pile (a seat beyond the discard pile), and the next draw
+        of a penalty, a moment later, is no arm going back from a play
+        (``covering-untidy-25fps`` seed 616, true boxes: Ann's six penalty draws 0.9 s
+        apart, every other one refused as such).
+        """
+        if self._is_draw(visit, card_draws):
+            self.drawn.append(visit)
+            return True
         if visit.discard_t1 > -math.inf:
             self._last_discard[visit.seat] = visit.discard_t1
+        return False
+
+    def _is_draw(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
+        cfg = self.cfg
         if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s - ROUNDING_S:
@@ -222,10 +236,8 @@ class ArmDrawRules:
         # A card put down from just before the visit (the same arm, seen a moment
         # later) to its end.
         lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + self._gone_s(visit)
-        if any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays):
-            return False  # this arm (or one of no known seat) put a card down meanwhile
-        self.drawn.append(visit)
-        return True
+        # No draw if this arm (or one of no known seat) put a card down meanwhile.
+        return not any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays)
 
     def played(self, seat: int | None, t: float) -> None:
         """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at
