@@ -350,16 +350,16 @@ class PileColors:
         patches = []
         for k, name in enumerate(COLORS, start=1):
             mask = changed & (now.colors == k)
-            n = int(mask.sum())
-            if n == 0:
-                continue
-            my, mx = np.nonzero(mask)
-            xy = (
-                float(mx.mean()) / self.scale + self._x0,
-                float(my.mean()) / self.scale + self._y0,
-            )
-            patches.append(ColorPatch(name, n / self._card_area_px, xy))
+            if mask.any():
+                patches.append(self._patch(name, mask))
         return sorted(patches, key=lambda p: -p.area)
+
+    def _patch(self, color: str, mask: npt.NDArray[np.bool_]) -> ColorPatch:
+        """The ink of ``color`` where ``mask`` (map pixels, not empty) holds: its area
+        in card faces and its middle in frame pixels."""
+        my, mx = np.nonzero(mask)
+        xy = (float(mx.mean()) / self.scale + self._x0, float(my.mean()) / self.scale + self._y0)
+        return ColorPatch(color, len(mx) / self._card_area_px, xy)
 
     def new_ink_outside(
         self,
@@ -391,12 +391,7 @@ class PileColors:
         x2 = max(0, math.ceil((bx2 - self._x0) * self.scale) + 1)
         y2 = max(0, math.ceil((by2 - self._y0) * self.scale) + 1)
         mask[y1:y2, x1:x2] = False
-        n = int(mask.sum())
-        if n == 0:
-            return ColorPatch(color, 0.0, near)
-        my, mx = np.nonzero(mask)
-        xy = (float(mx.mean()) / self.scale + self._x0, float(my.mean()) / self.scale + self._y0)
-        return ColorPatch(color, n / self._card_area_px, xy)
+        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
 
     def changed_area(
         self,

@@ -219,6 +219,7 @@ class ArmDrawRules:
         return False
 
     def _is_draw(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
+        """The rules of a draw by arm (the module docstring), for a visit just ended."""
         cfg = self.cfg
         if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
             return False
