@@ -168,6 +168,25 @@ def markdown(out: dict[str, Any], key: str) -> str:
     return "\n".join(lines)
 
 
+def style_names(spec: str, tuning: Any, held_out: Any) -> list[str]:
+    """The styles ``--styles`` names: names, ``tuning``, ``held-out``, or
+    ``random:A-B`` (the randomised styles ``random-A`` to ``random-B``).
+
+    >>> style_names("house,random:7001-7003", ["house"], [])
+    ['house', 'random-7001', 'random-7002', 'random-7003']
+    >>> style_names("tuning", ["house", "slide"], ["dark"])
+    ['house', 'slide']
+    """
+    names: list[str] = []
+    for s in spec.split(","):
+        if s.startswith("random:"):
+            lo, _, hi = s[len("random:") :].partition("-")
+            names += [f"random-{k}" for k in range(int(lo), int(hi or lo) + 1)]
+        else:
+            names += list({"tuning": tuning, "held-out": held_out}.get(s, [s]))
+    return names
+
+
 def measure(
     videos: dict[str, list[Path]],
     make: Any,
@@ -179,7 +198,8 @@ def measure(
         per[style] = [run(v, make(v), settings=settings) for v in paths[:n]]
         print(row(style, figures(per[style])), flush=True)
     groups = {}
-    for group, names in GROUPS:
+    randomised = [s for s in per if s.startswith("random-")]
+    for group, names in [*GROUPS, ("randomised (tuning span)", randomised)]:
         runs = [r for s in names if s in per for r in per[s]]
         if runs:
             groups[group] = figures(runs)
@@ -197,7 +217,11 @@ def without_arms(videos: dict[str, list[Path]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated style names")
+    ap.add_argument(
+        "--styles",
+        default=",".join(STYLES),
+        help="comma-separated style names, 'tuning', 'held-out', 'random:A-B'",
+    )
     ap.add_argument("--videos", type=int, default=2, help="videos (games) per style")
     ap.add_argument(
         "--seeds",
@@ -221,8 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", default="{}", help="watcher settings changed, as JSON (sweeps)")
     args = ap.parse_args(argv)
     settings = json.loads(args.set)
-    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
-    unknown = [s for s in styles if s not in STYLES]
+    styles = style_names(args.styles, TUNING_STYLES, HELD_OUT_STYLES)
+    unknown = [s for s in styles if s not in STYLES and not s.startswith("random-")]
     if unknown:
         ap.error(f"no such style: {', '.join(unknown)} (the styles: {', '.join(STYLES)})")
     if args.find_seeds:

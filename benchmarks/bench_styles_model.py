@@ -16,9 +16,11 @@ Each game then goes through watcher and tracker with the referee's rulings from 
 truth, and is scored as ``bench_styles.py`` scores (``uno_table.replay.score``):
 plays, draws, take-backs (found / reported / true, precision / recall), seats.
 
-``--styles`` takes names, or ``tuning``, ``held-out``. Only tuning styles may be
-tuned on (docs/watcher.md, "Video styles"); this script prints no event of a game,
-only its counts.
+``--styles`` takes names, or ``tuning``, ``held-out``, ``random:A-B`` (randomised
+styles ``random-A`` to ``random-B``, :mod:`synth.random_styles`: drawn from the tuning
+styles' span, so tuning styles too). Only tuning styles may be tuned on
+(docs/watcher.md, "Video styles"); this script prints no event of a game, only its
+counts.
 
 ``--light-min-gain G`` records with the light balance's ``min_gain`` set to ``G``
 (:class:`vision.exposure.LightBalance`; the digest gets ``-gG``): a frame whose picture
@@ -196,7 +198,9 @@ def row(name: str, c: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--styles", default="tuning", help="names, or 'tuning' / 'held-out'")
+    ap.add_argument(
+        "--styles", default="tuning", help="names, or 'tuning' / 'held-out' / 'random:A-B'"
+    )
     ap.add_argument("--videos", type=int, default=1, help="games per style (seeds from 601)")
     ap.add_argument(
         "--seeds",
@@ -231,11 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(Path(args.code_root).resolve()))
     sys.path.insert(1 if args.code_root else 0, str(ROOT))
     os.environ.setdefault("YOLO_OFFLINE", "1")
+    from benchmarks.bench_styles import style_names
     from synth.styles import HELD_OUT_STYLES, TUNING_STYLES
 
-    names: list[str] = []
-    for s in args.styles.split(","):
-        names += list({"tuning": TUNING_STYLES, "held-out": HELD_OUT_STYLES}.get(s, [s]))
+    names = style_names(args.styles, TUNING_STYLES, HELD_OUT_STYLES)
     models = Path(args.models)
     recognizer: list[Any] = []
     per_style: dict[str, Any] = {}
@@ -271,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     groups = {
         "tuning": [s for s in names if s in TUNING_STYLES],
         "held out": [s for s in names if s in HELD_OUT_STYLES],
+        "randomised (tuning span)": [s for s in names if s.startswith("random-")],
     }
     pooled: dict[str, Any] = {}
     for group, styles in groups.items():

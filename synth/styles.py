@@ -526,9 +526,17 @@ HELD_OUT_STYLES: tuple[str, ...] = (
 )
 
 
-def get_style(style: str | VideoStyle) -> VideoStyle:
-    """The style of that name (or the style itself).
+#: The name of a randomised style: ``random-<seed>`` (:func:`get_style`).
+RANDOM_PREFIX = "random-"
 
+
+def get_style(style: str | VideoStyle) -> VideoStyle:
+    """The style of that name (or the style itself); ``random-<seed>`` is the
+    randomised style of that seed (:mod:`synth.random_styles`: the tuning styles'
+    span, so a tuning style too).
+
+    >>> get_style("random-7001") == get_style("random-7001")
+    True
     >>> try:
     ...     get_style("nope")
     ... except ValueError as exc:
@@ -537,6 +545,10 @@ def get_style(style: str | VideoStyle) -> VideoStyle:
     """
     if isinstance(style, VideoStyle):
         return style
+    if style.startswith(RANDOM_PREFIX) and style[len(RANDOM_PREFIX) :].isdigit():
+        from synth.random_styles import random_style
+
+        return random_style(int(style[len(RANDOM_PREFIX) :]))
     if style not in STYLES:
         raise ValueError(f"no video style {style!r}; the styles: {', '.join(STYLES)}")
     return STYLES[style]
