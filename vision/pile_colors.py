@@ -84,6 +84,22 @@ NEUTRAL_MIN_GAIN = 1.08
 #: ... and no channel is made more than this many times brighter (a picture with no
 #: white in it is not turned another colour).
 NEUTRAL_MAX_GAIN = 2.5
+#: The most a camera shakes on its stand between two pictures, in card lengths: a
+#: larger shift is something that moved (a card carried across a plain table), not
+#: the picture, and is not undone. (8 px at 640 x 480 until 5 December 2026, a
+#: tenth of a card: the shaky styles' cameras, held within 2.5 times a 2.6 px shake
+#: each, move up to 13 px between two pictures, and a shift of 8.1 px left every
+#: edge of the pile as a new sliver: ``random-7011`` seed 802.)
+MAX_SHAKE = 0.2
+#: An ink colour this much of the picture around the pile has is the table's (a
+#: blue or green felt, a red cloth) ...
+TABLE_SHARE = 0.4
+#: ... and its new ink counts only where this wide (map pixels, a square): a new
+#: card's blurred white edge over a blue table reads as blue, a sliver along the
+#: card, not a card's ink (``random-7012`` seed 802: a green 8 dropped on a green 8
+#: taken for a fan with a blue 8).
+TABLE_INK_WIDTH = 3
+
 _NEUTRAL = LightBalance(
     percentile=WHITE_PERCENTILE,
     max_gain=NEUTRAL_MAX_GAIN,
@@ -174,7 +190,7 @@ class PileColors:
         changed_px: int = 12,
         history: int = 8,
         recent_s: float = 3.0,
-        max_shake_px: float = 8.0,
+        max_shake: float = MAX_SHAKE,
         light_window_s: float = 10.0,
         still_hand_area: float = 0.2,
         neutral: bool = True,
@@ -186,7 +202,7 @@ class PileColors:
         # The light (light_gain) from the whitest the pile has been this long.
         self.light_window_s = light_window_s
         self._whites: deque[tuple[float, float]] = deque()
-        self.max_shake_px = max_shake_px
+        self.max_shake_px = max_shake * layout.card_px
         self.scale = scale
         self.settle_s = settle_s
         self.changed_delta = changed_delta
@@ -215,6 +231,7 @@ class PileColors:
             self._keep[dy0:dy1, dx0:dx1] = False
         self._speck = np.ones((3, 3), np.uint8)
         self._join = np.ones((5, 5), np.uint8)
+        self._table_ink = np.ones((TABLE_INK_WIDTH, TABLE_INK_WIDTH), np.uint8)
         self._card_area_px = card * card * CARD_ASPECT * scale * scale
         self._run: _Look | None = None  # the picture a still run began with
         self._run_t0 = 0.0
@@ -333,6 +350,7 @@ class PileColors:
         before: float = math.inf,
         else_at_since: bool = False,
         hands: bool = True,
+        table_slivers: bool = True,
     ) -> list[ColorPatch] | None:
         """Ink colours that appeared within ``radius`` of ``near`` since the pile last
         lay still (before ``before``), largest first; ``None`` when it did not lie
@@ -342,6 +360,12 @@ class PileColors:
         picture at ``since`` instead (a hand may be in it: what it hid then shows as
         new now). ``hands=False`` keeps what looks like a hand: near the middle of a
         card, which a hand holds by its edge, that is the card touching the hand.
+        ``table_slivers=False`` leaves out new ink of the table's own colour narrower
+        than :data:`TABLE_INK_WIDTH` (:data:`TABLE_SHARE`): a new card's blurred white
+        edge over a blue felt reads as blue, along the card; asked of what lies beside
+        a card (a fan's lower cards), not of a card's own middle, whose ink on a table
+        of its colour (a yellow card on wood in a warm lamp's light, read yellow)
+        changes in specks.
         """
         found = self._changed_near(near, radius, since, before, else_at_since, hands)
         if found is None:
@@ -349,10 +373,25 @@ class PileColors:
         changed, now = found
         patches = []
         for k, name in enumerate(COLORS, start=1):
-            mask = changed & (now.colors == k)
+            mask = self._ink(changed, now, k, table_slivers)
             if mask.any():
                 patches.append(self._patch(name, mask))
         return sorted(patches, key=lambda p: -p.area)
+
+    def _ink(
+        self, changed: npt.NDArray[np.bool_], now: _Look, k: int, table_slivers: bool
+    ) -> npt.NDArray[np.bool_]:
+        """The new ink of colour ``k``: what changed and is of that colour now; of the
+        table's own colour (:data:`TABLE_SHARE`), unless ``table_slivers``, only what
+        is :data:`TABLE_INK_WIDTH` wide."""
+        mask: npt.NDArray[np.bool_] = changed & (now.colors == k)
+        if table_slivers or not mask.any():
+            return mask
+        kept = now.colors[self._keep]
+        if kept.size and float(np.mean(kept == k)) >= TABLE_SHARE:
+            opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, self._table_ink)
+            mask = np.asarray(opened, np.uint8) > 0
+        return mask
 
     def _patch(self, color: str, mask: npt.NDArray[np.bool_]) -> ColorPatch:
         """The ink of ``color`` where ``mask`` (map pixels, not empty) holds: its area
@@ -370,12 +409,14 @@ class PileColors:
         *,
         since: float,
         before: float = math.inf,
+        table_slivers: bool = True,
     ) -> ColorPatch | None:
         """Ink of ``color`` that appeared within ``radius`` of ``near`` since the pile
         last lay still (as :meth:`new_colors`, a hand left out), lying outside ``box``
         (x1, y1, x2, y2 in frame pixels): its area (0.0: none) and its middle; ``None``
         when it cannot tell. A card's ink lies inside its own box: ink of its colour
         outside it is another card of that colour (the twin under it of a fan).
+        ``table_slivers``: as :meth:`new_colors`'s.
         """
         if color not in COLORS:
             return None
@@ -383,7 +424,7 @@ class PileColors:
         if found is None:
             return None
         changed, now = found
-        mask = changed & (now.colors == COLORS.index(color) + 1)
+        mask = self._ink(changed, now, COLORS.index(color) + 1, table_slivers)
         # The box in map pixels, rounded outwards (NumPy clips the slice to the map).
         bx1, by1, bx2, by2 = box
         x1 = max(0, math.floor((bx1 - self._x0) * self.scale))

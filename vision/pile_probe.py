@@ -40,6 +40,7 @@ class PileColorProbe(Protocol):
         before: float = math.inf,
         else_at_since: bool = False,
         hands: bool = True,
+        table_slivers: bool = True,
     ) -> list[ColorPatch] | None: ...
 
     def new_ink_outside(
@@ -51,6 +52,7 @@ class PileColorProbe(Protocol):
         *,
         since: float,
         before: float = math.inf,
+        table_slivers: bool = True,
     ) -> ColorPatch | None: ...
 
     def changed_area(

@@ -226,6 +226,20 @@ class Track:
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
 
+    def read_since(self) -> float:
+        """When it began to read as its face: the first of its latest looks in a row
+        that read so (the first of those it keeps, if all do); its first sighting if it
+        never read otherwise (or its face is none it was read as)."""
+        name = self.name
+        if self.faces <= {name}:
+            return self.first_t
+        since = self.first_t
+        for s, (n, _c) in zip(reversed(self.sightings), reversed(self.votes), strict=False):
+            if n != name:
+                break
+            since = s.t
+        return since
+
     @property
     def own_travel(self) -> float:
         """How far its own remembered sightings moved from the first of them (px):

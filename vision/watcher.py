@@ -55,6 +55,7 @@ How it decides, in short:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 from vision.arm_probe import ArmProbe
@@ -170,8 +171,11 @@ class Watcher:
         self.takebacks = TakeBackRules(self.state)
         #: When each event of the last :meth:`update` happened, in order: a play of a
         #: card first seen lying on the pile, when it was first seen lying there
-        #: (:meth:`vision.watch.plays.PlayRules.happened`); any other, the frame's time.
+        #: (:meth:`vision.watch.plays.PlayRules.happened`); a draw by arm, when the
+        #: arm was last at the draw pile (:meth:`vision.watch.draws.DrawRules.happened`);
+        #: any other, the frame's time. Never before an event given earlier.
         self.times: list[float] = []
+        self._given_t = -math.inf  # when the last event given happened
 
     # ------------------------------------------------------------- the state's
     @property
@@ -301,5 +305,11 @@ class Watcher:
             elif self.plays.lost_arriving(tr, card):
                 st.lost_arrivals.append(tr)
         st.tracks = kept
-        self.times = [self.plays.happened(ev, t) for ev in events]
+        # Never before an event already given: the log stays in order.
+        times = []
+        for ev in events:
+            when = max(self.draws.happened(ev, self.plays.happened(ev, t)), self._given_t)
+            times.append(when)
+            self._given_t = when
+        self.times = times
         return events

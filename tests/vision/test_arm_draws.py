@@ -18,6 +18,7 @@ from tests.vision.test_watcher import (
     started,
 )
 from vision.arm_probe import DISCARD, DRAW, ArmSighting
+from vision.watch.arm_draws import ArmDrawRules
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
@@ -365,3 +366,82 @@ def test_a_penalty_drawn_card_by_card_over_the_discard_pile_is_every_draw() -> N
     assert feed(table, arms)[1:] == [{"type": "draw", "player": "Ann"}] * 3
     # (An arm that put a card down, going back by the draw pile, still draws nothing:
     # test_an_arm_going_back_from_the_discard_pile_past_the_draw_pile_draws_nothing.)
+
+
+def test_a_draw_by_arm_happened_when_the_arm_was_last_at_the_draw_pile() -> None:
+    # The visit is judged only once the arm has gone (arm_draw_gone_s after it was last
+    # seen); the record says when the player took the card, not when that was judged
+    # (a slow player's draws were recorded 1.2-1.6 s after the card left the pile).
+    table, start = quiet(90)
+    arms = ScriptedArms()
+    arms.at(range(start + 5, start + 20), "Cy", DRAW)  # at the draw pile to frame 19
+    arms.at(range(start + 20, start + 40), "Cy", DISCARD, to_discard=3.0)  # going back
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = arms
+    dated: list[tuple[dict[str, object], float, float]] = []
+    for i, frame in enumerate(table.frames):
+        arms.now = i / FPS
+        events = w.update(frame_detections(frame), i / FPS)
+        dated += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    draws = [(when, t) for e, when, t in dated if e["type"] == "draw"]
+    assert len(draws) == 1
+    when, judged = draws[0]
+    assert when == (start + 19) / FPS < judged
+    # Never before an event given earlier: the log stays in order.
+    whens = [when for _e, when, _t in dated]
+    assert whens == sorted(whens)
+
+
+def test_a_penalty_drawn_card_by_card_with_the_arm_in_view_throughout_is_every_draw() -> None:
+    # Ann's arm reaches the draw pile, draws back over the table (never out of view,
+    # never at the discard pile) and comes again, twice more: three cards, three draws
+    # (randomised style random-7002, seed 801, true boxes: four penalty draws seen as
+    # one visit, counted as one draw; the healer inferred the rest silently).
+    table, start = quiet(140)
+    arms = ScriptedArms()
+    for k in range(3):
+        first = start + 5 + 40 * k
+        arms.at(range(first, first + 10), "Ann", DRAW)
+        if k < 2:  # drawn back 1.7 card lengths from the draw pile, over the table
+            arms.at(range(first + 10, first + 40), "Ann", DISCARD, to_discard=3.0)
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Ann"}] * 3
+
+
+def test_an_arm_only_wavering_at_the_draw_pile_draws_once() -> None:
+    # Drawn back less than arm_draw_retreat, or for less than arm_draw_gone_s: one draw.
+    for near, frames in ((0.6, 30), (1.7, 5)):
+        table, start = quiet(100)
+        arms = ScriptedArms()
+        arms.at(range(start + 5, start + 15), "Ann", DRAW)
+        for i in range(start + 15, start + 15 + frames):  # off the draw pile, not far
+            arms.seen.append(
+                ArmSighting(
+                    i / FPS, SEATS["Ann"], (0.0, 0.0), (0.0, 0.0), DISCARD, False, near, 3.0
+                )
+            )
+        arms.at(range(start + 15 + frames, start + 25 + frames), "Ann", DRAW)
+        assert feed(table, arms)[1:] == [{"type": "draw", "player": "Ann"}], (near, frames)
+
+
+def test_an_arm_that_played_coming_back_past_the_draw_pile_draws_nothing() -> None:
+    # Cy sits behind the draw pile: his arm lies over it, reaches on to play, draws back
+    # and passes it again (shaky-untidy-28fps seed 615). Back at the draw pile after a
+    # play is no next card of a penalty: the visit is judged whole, and it put a card
+    # down. Without the play, the same arm is two draws.
+    def arm_draws(played: bool) -> list[int]:
+        arms = ScriptedArms()
+        arms.at(range(0, 10), "Cy", DRAW)
+        arms.at(range(10, 36), "Cy", DISCARD, to_discard=3.0)
+        arms.at(range(36, 46), "Cy", DRAW)  # over a second after the play
+        rules = ArmDrawRules(WatcherConfig())
+        seats: list[int] = []
+        for i in range(80):
+            t = i / FPS
+            arms.now = t
+            if played and i == 2:
+                rules.played(SEATS["Cy"], t)
+            seats += [v.seat for v in rules.step(arms, t, [])]
+        return seats
+
+    assert arm_draws(played=False) == [SEATS["Cy"]] * 2
+    assert arm_draws(played=True) == []

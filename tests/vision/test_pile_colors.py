@@ -8,6 +8,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from synth.video import OracleDetector, RenderResult, render_video
@@ -423,3 +424,62 @@ def test_a_cards_colour_outside_its_box_is_measured_apart_from_the_card() -> Non
     assert other is not None and other.area == 0.0
     assert colors.new_ink_outside("wild", box, (cx, cy), 60, since=0.1) is None
     assert colors.new_ink_outside("red", box, (cx, cy), 60, since=5.0) is None
+
+
+def _wood_with_a_card(layout: TableLayout) -> npt.NDArray[np.uint8]:
+    """A brown wooden table with a red card lying on the pile (white border)."""
+    h, w = layout.height, layout.width
+    rng = np.random.default_rng(3)
+    table = np.full((h, w, 3), (60, 90, 120), np.float32)
+    table += rng.normal(0, 6, (h, w, 1)).astype(np.float32)  # grain to line pictures up by
+    picture = np.clip(table, 0, 255).astype(np.uint8)
+    cx, cy = (int(v) for v in layout.discard.center)
+    picture[cy - 40 : cy + 40, cx - 27 : cx + 27] = (235, 235, 235)
+    picture[cy - 35 : cy + 35, cx - 22 : cx + 22] = (40, 40, 220)
+    return picture
+
+
+def test_a_camera_shaken_a_sixth_of_a_card_shows_nothing_new() -> None:
+    # The shaky styles' cameras move up to 13 px between two pictures at 640 x 480 (a
+    # sixth of a card): undone, the pile's edges are not new ink.
+    layout = TableLayout.default(640, 480, 2)
+    colors = PileColors(layout)
+    picture = _wood_with_a_card(layout)
+    for i in range(12):
+        colors.update(picture, i / 30)
+    shift = round(layout.card_px / 6)
+    assert shift > 8  # more than the 8 px once taken for the most a camera shakes
+    m = np.array([[1, 0, shift], [0, 1, 0]], np.float32)
+    shaken = cv2.warpAffine(picture, m, (640, 480), borderMode=cv2.BORDER_REPLICATE)
+    colors.update(np.asarray(shaken, np.uint8), 0.5)
+    cx, cy = layout.discard.center
+    ink = colors.new_colors((cx, cy), 0.9 * layout.card_px, since=0.1)
+    assert ink is not None
+    assert sum(p.area for p in ink) < 0.02
+
+
+def test_a_new_cards_blurred_edge_over_a_blue_table_is_no_blue_ink() -> None:
+    # A card dropped on the pile, still a little blurred: its white border blends with a
+    # blue felt into a lighter blue along its edge; a sliver, not a card's ink.
+    layout = TableLayout.default(640, 480, 2)
+    colors = PileColors(layout)
+    felt = np.full((480, 640, 3), (150, 70, 40), np.uint8)  # blue felt (BGR)
+    for i in range(12):
+        colors.update(felt, i / 30)
+    cx, cy = (int(v) for v in layout.discard.center)
+    played = felt.copy()
+    played[cy - 38 : cy + 38, cx - 25 : cx + 25] = (235, 235, 235)
+    played[cy - 33 : cy + 33, cx - 20 : cx + 20] = (60, 170, 40)  # green ink
+    played[cy - 30 : cy + 30, cx - 60 : cx - 48] = (40, 40, 220)  # and a red strip beside
+    played[cy - 35 : cy + 35, cx - 64 : cx - 61] = (235, 235, 235)  # its white border
+    blurred = cv2.GaussianBlur(played, (9, 9), 2.5)
+    colors.update(np.asarray(blurred, np.uint8), 0.5)
+    ink = colors.new_colors((cx, cy), 0.9 * layout.card_px, since=0.1, table_slivers=False)
+    assert ink is not None
+    areas = {p.color: p.area for p in ink}
+    assert areas.get("green", 0.0) > 0.2 and areas.get("red", 0.0) > 0.05
+    assert areas.get("blue", 0.0) < 0.01
+    # Asked of a card's own middle, every speck of its colour counts (a yellow card on
+    # a table read yellow changes in specks): the sliver is there.
+    every = colors.new_colors((cx, cy), 0.9 * layout.card_px, since=0.1)
+    assert every is not None and sum(p.area for p in every if p.color == "blue") > 0.05

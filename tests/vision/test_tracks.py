@@ -167,3 +167,20 @@ def test_a_track_read_as_a_face_before_and_lying_at_its_spot_was_that_card() -> 
     # Never read as a red 6, or read as a yellow 6 but lying elsewhere: not that card.
     assert not tracker.was_card(track, "red-6", here)
     assert not tracker.was_card(track, "yellow-6", (track.xy[0] + 60, track.xy[1]))
+
+
+def test_a_track_that_reads_as_another_face_since_a_moment_read_so_since_then() -> None:
+    # A card put square on a still wild draw four took its track (the same box); the
+    # track reads as the new face since it lay there, not since the track began.
+    tracker, first, i = tracker_after_a_still_card("wild-draw4", frames=10)
+    (track,) = tracker.update([Detection("wild-draw4", 0.9, box(*CENTER), ())], i / FPS)
+    assert track.read_since() == track.first_t == 0.0  # only ever read as its face
+    for k in range(i + 1, i + 19):
+        (track,) = tracker.update([Detection("green-9", 0.9, box(*CENTER), ())], k / FPS)
+    assert track.id == first and track.name == "green-9"
+    assert track.read_since() == (i + 1) / FPS
+    # Past the looks it keeps, the first of those it keeps (it read so at least since).
+    for k in range(i + 19, i + 40):
+        (track,) = tracker.update([Detection("green-9", 0.9, box(*CENTER), ())], k / FPS)
+    oldest_vote = track.sightings[len(track.sightings) - len(track.votes)]
+    assert track.read_since() == oldest_vote.t > (i + 1) / FPS

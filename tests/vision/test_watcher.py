@@ -950,6 +950,7 @@ class PictureSays:
         before: float = math.inf,
         else_at_since: bool = False,
         hands: bool = True,
+        table_slivers: bool = True,
     ) -> list[ColorPatch] | None:
         # The watcher asks about a card's middle with hands left in, and about a fan's
         # strips with hands taken out.
@@ -977,6 +978,7 @@ class PictureSays:
         *,
         since: float,
         before: float = math.inf,
+        table_slivers: bool = True,
     ) -> ColorPatch | None:
         # These pictures show no card's ink outside its own box.
         return None if self.around is None else ColorPatch(color, 0.0, near)

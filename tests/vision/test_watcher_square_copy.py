@@ -22,11 +22,11 @@ COVERING = 15
 PASSING = 5
 
 
-def square_on_top(pile: str) -> list[dict[str, object]]:
+def square_on_top(pile: str, across: bool = False) -> list[dict[str, object]]:
     """Ann plays a green 4; Bob's hand covers the pile for half a second, his arm
     reaching for ``pile`` (the discard pile; or the draw pile, over the discard pile on
-    its way), and leaves a green 4 lying where Ann's lay."""
-    square = lying("green-4", CENTER[0] + 1, CENTER[1])
+    its way), and leaves a green 4 lying where Ann's lay (or ``across`` it)."""
+    square = lying("green-4", CENTER[0] + 1, CENTER[1], across=across)
     table, first_covered = covered_after("green-5", [("green-4", "Ann", CENTER)], [square])
     arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
     if pile == DRAW:  # the same arm over the discard pile, then on to the draw pile
@@ -47,3 +47,14 @@ def test_the_top_face_left_square_on_it_by_another_hand_at_the_pile_is_a_jump_in
 def test_a_hand_reaching_past_the_pile_for_the_draw_pile_puts_nothing_there() -> None:
     out = square_on_top(DRAW)
     assert [e["type"] for e in out] == ["flip", "play"]
+
+
+def test_a_hand_passing_over_the_pile_to_draw_puts_nothing_there_however_it_now_looks() -> None:
+    # The top card boxed otherwise once the hand has passed (the arm still over its
+    # edge): Ann drawing four over Cy's Wild Draw Four (``random-7001`` seed 801, a
+    # randomised tuning style), the card's box 8 px taller each time, was taken for a
+    # copy she put down. A hand that went on to the draw pile was drawing.
+    out = square_on_top(DRAW, across=True)
+    assert [e["type"] for e in out] == ["flip", "play"]
+    # The same picture with the arm at the discard pile alone: a copy put down.
+    assert [e["type"] for e in square_on_top("discard", across=True)] == ["flip", "play", "play"]

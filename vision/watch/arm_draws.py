@@ -8,7 +8,10 @@ going on to the discard pile (that would be a flip, or a play passing by).
 
 :class:`ArmDrawRules` reads the arm sightings as they come and keeps, per seat, the
 *visit* going on (sightings no further apart than ``arm_draw_gone_s``). A visit
-ends when its arm has not been seen at a pile for ``arm_draw_gone_s``; it is a
+ends when its arm has not been seen at a pile for ``arm_draw_gone_s``, or when the
+arm, having drawn back ``arm_draw_retreat`` card lengths from the draw pile for that
+long (and not gone to the discard pile), is at the draw pile again: a player drawing
+a penalty card by card, the arm in view throughout, makes a visit per card. It is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
 least ``arm_draw_looks`` frames, came within ``arm_draw_near`` of the pile's
 centre, and was afterwards at the discard pile in at most an
@@ -35,7 +38,7 @@ draw the card rules saw (a face-down card leaving the pile,
 ...     return ArmSighting(t, seat, (0.0, 0.0), (0.0, 0.0), pile, pile == DISCARD, near, 2.0 - near)
 >>> arms = Arms([at(i / 30, 3, DRAW) for i in range(12)])     # seat 3 at the draw pile
 >>> rules = ArmDrawRules(WatcherConfig())
->>> rules.step(arms, 0.4, []), rules.step(arms, 0.7, [])
+>>> rules.step(arms, 0.4, []), [v.seat for v in rules.step(arms, 0.7, [])]
 ([], [3])
 >>> flip = Arms([at(i / 30, 0, DRAW if i < 10 else DISCARD) for i in range(30)])
 >>> ArmDrawRules(WatcherConfig()).step(flip, 2.0, [])         # went on to the discard pile
@@ -49,7 +52,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vision.arm_probe import DISCARD, DRAW, ArmProbe, ArmSighting
+from vision.arm_probe import DISCARD, DRAW, SEEN_THERE, ArmProbe, ArmSighting
 from vision.watcher_config import WatcherConfig
 
 __all__ = ["ArmDrawRules", "ArmVisit", "CardDraw"]
@@ -77,8 +80,9 @@ class ArmVisit:
     #: Frames after the first at the draw pile, and those of them at the discard pile.
     after_draw: int = 0
     discard_after_draw: int = 0
-    #: When its far end was last at the discard pile.
+    #: When its far end was last at the discard pile, and in how many frames.
     discard_t1: float = -math.inf
+    discard_looks: int = 0
     #: At the discard pile means: its far end nearest to it of the piles, and this near
     #: its centre (card lengths; ``WatcherConfig.arm_draw_play_near``) ...
     play_near: float = math.inf
@@ -92,6 +96,22 @@ class ArmVisit:
     #: the discard pile in an earlier visit (an arm going back from a play, seen
     #: again as it passes the draw pile).
     since_discard: float = math.inf
+    #: The farthest its far end went from the draw pile's centre since it was last
+    #: there (card lengths; 0 until it has been there).
+    drew_back: float = 0.0
+
+    def back_for_more(self, s: ArmSighting, retreat: float, gone_s: float) -> bool:
+        """Is ``s``, at the draw pile, the arm back for another card? It went
+        ``retreat`` card lengths or more from the pile for ``gone_s`` or more since it
+        was last there, and not to the discard pile (an arm that was there may have
+        played: its visit is judged as one)."""
+        return (
+            s.pile == DRAW
+            and self.draw_looks > 0
+            and self.drew_back >= retreat
+            and s.t - self.draw_t1 >= gone_s - ROUNDING_S
+            and self.discard_t1 < self.draw_t1
+        )
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
@@ -107,8 +127,12 @@ class ArmVisit:
                 self.discard_after_draw += 1
         if at_discard:
             self.discard_t1 = s.t
+            self.discard_looks += 1
         self.to_draw = min(self.to_draw, s.to_draw)
+        if self.draw_looks and s.pile != DRAW:
+            self.drew_back = max(self.drew_back, s.to_draw)
         if s.pile == DRAW:
+            self.drew_back = 0.0
             self.draw_reach = max(self.draw_reach, math.dist(s.entry, s.tip))
             self.draw_t0 = min(self.draw_t0, s.t)
             self.draw_t1 = s.t
@@ -124,12 +148,16 @@ class CardDraw:
 
 
 class ArmDrawRules:
-    """Draws from arms: ``step(arms, t, card_draws) -> seats that drew``."""
+    """Draws from arms: ``step(arms, t, card_draws) -> the visits that were draws``
+    (each its seat, and when its arm was last at the draw pile: when it took the card)."""
 
     def __init__(self, config: WatcherConfig) -> None:
         self.cfg = config
         self._read_to = -math.inf  # sightings up to here have been read
         self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
+        #: Visits ended by the arm coming back to the draw pile, judged as any visit is,
+        #: a while after their last sighting (a play they made may be seen only then).
+        self._closing: list[ArmVisit] = []
         #: Per seat, when its arm was last at the discard pile (in visits that ended).
         self._last_discard: dict[int, float] = {}
         #: The plays (and flips) the watcher made lately: (seat or None, time).
@@ -153,15 +181,16 @@ class ArmDrawRules:
         card_draws: Sequence[CardDraw],
         started: bool = True,
         dealer: int | None = None,
-    ) -> list[int]:
-        """Read the arms seen since the last step; the seats of the visits that ended
-        as draws now. ``card_draws`` are the card rules' draws of the last while;
-        ``started``: the round's first card has lain on the discard pile a while;
-        ``dealer``: the seat that turned it up, if known (until ``started``, only its
-        arm's visits are taken for the dealer's; with no dealer known, those of the arm
-        last seen at the draw pile before the round began, which took the starter, or
-        with none seen, every arm's)."""
-        seats: list[int] = []
+    ) -> list[ArmVisit]:
+        """Read the arms seen since the last step; the visits that ended as draws now.
+
+        ``card_draws`` are the card rules' draws of the last while; ``started``: the
+        round's first card has lain on the discard pile a while; ``dealer``: the seat
+        that turned it up, if known (until ``started``, only its arm's visits are taken
+        for the dealer's; with no dealer known, those of the arm last seen at the draw
+        pile before the round began, which took the starter, or with none seen, every
+        arm's)."""
+        ended: list[ArmVisit] = []
         if dealer is None and self._turned_up:
             dealer = self._starter  # until the flip, every arm may be the dealer's
         for s in arms.sightings_since(self._read_to):
@@ -171,10 +200,24 @@ class ArmDrawRules:
             if not self._turned_up and s.pile == DRAW:
                 self._starter = s.seat
             visit = self._open.get(s.seat)
-            if visit is not None and s.t - visit.t1 >= self.cfg.arm_draw_gone_s:
+            gone_s = self.cfg.arm_draw_gone_s
+            if visit is not None and s.t - visit.t1 >= gone_s:
                 del self._open[s.seat]  # it ended before this arm came (steps far apart)
                 if self._ended(visit, card_draws):
-                    seats.append(visit.seat)
+                    ended.append(visit)
+                visit = None
+            elif (
+                visit is not None
+                and visit.back_for_more(s, self.cfg.arm_draw_retreat, gone_s)
+                and not self._put_down(visit.seat, visit.t0 - gone_s, s.t)
+            ):
+                # The arm drew back from the draw pile and came again: the next card of
+                # a penalty. What went before is judged once its wait is over. (Not an
+                # arm that put a card down meanwhile: going back from its play, it
+                # passes the draw pile again, ``shaky-untidy-28fps`` seed 615: Cy's,
+                # behind the draw pile.)
+                del self._open[s.seat]
+                self._closing.append(visit)
                 visit = None
             if visit is None:
                 visit = self._open[s.seat] = ArmVisit(
@@ -191,9 +234,12 @@ class ArmDrawRules:
         for seat, visit in list(self._open.items()):
             if t - visit.t1 >= self._gone_s(visit):
                 del self._open[seat]
-                if self._ended(visit, card_draws):
-                    seats.append(seat)
-        return seats
+                self._closing.append(visit)
+        for visit in [v for v in self._closing if t - v.t1 >= self._gone_s(v)]:
+            self._closing.remove(visit)
+            if self._ended(visit, card_draws):
+                ended.append(visit)
+        return ended
 
     def _gone_s(self, visit: ArmVisit) -> float:
         """How long after its last sighting a visit is judged: an arm that was at the
@@ -204,17 +250,19 @@ class ArmDrawRules:
     def _ended(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
         """Was this visit, just ended, a draw no card was seen for? (Kept if so.)
 
-        A visit that was at the discard pile and was no draw tells when its arm was
-        last there. One taken for a draw does not: its arm passed over the discard pile
-        on the way to the draw pile (a seat beyond the discard pile), and the next draw
-        of a penalty, a moment later, is no arm going back from a play
+        A visit that was at the discard pile (``SEEN_THERE`` frames or more: one may
+        be a stray, an arm passing over it to the draw pile seen once, ``random-7017``
+        seed 801) and was no draw tells when its arm was last there. One taken for a
+        draw does not: its arm passed over the discard pile on the way to the draw pile
+        (a seat beyond the discard pile), and the next draw of a penalty, a moment
+        later, is no arm going back from a play
         (``covering-untidy-25fps`` seed 616, true boxes: Ann's six penalty draws 0.9 s
         apart, every other one refused as such).
         """
         if self._is_draw(visit, card_draws):
             self.drawn.append(visit)
             return True
-        if visit.discard_t1 > -math.inf:
+        if visit.discard_looks >= SEEN_THERE:
             self._last_discard[visit.seat] = visit.discard_t1
         return False
 
@@ -234,11 +282,16 @@ class ArmDrawRules:
         lo = visit.t0 - cfg.arm_draw_card_s
         if any(d.t >= lo and d.seat in (None, visit.seat) for d in card_draws):
             return False  # the card was seen drawn
-        # A card put down from just before the visit (the same arm, seen a moment
-        # later) to its end.
-        lo, hi = visit.t0 - cfg.arm_draw_gone_s, visit.t1 + self._gone_s(visit)
-        # No draw if this arm (or one of no known seat) put a card down meanwhile.
-        return not any(lo <= pt <= hi and seat in (None, visit.seat) for seat, pt in self._plays)
+        # No draw if this arm (or one of no known seat) put a card down from just
+        # before the visit (the same arm, seen a moment later) to its end.
+        return not self._put_down(
+            visit.seat, visit.t0 - cfg.arm_draw_gone_s, visit.t1 + self._gone_s(visit)
+        )
+
+    def _put_down(self, seat: int, lo: float, hi: float) -> bool:
+        """Did the watcher see ``seat`` (or a player of no known seat) put a card down
+        between ``lo`` and ``hi``?"""
+        return any(lo <= pt <= hi and who in (None, seat) for who, pt in self._plays)
 
     def played(self, seat: int | None, t: float) -> None:
         """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at

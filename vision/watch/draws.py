@@ -27,9 +27,20 @@ class DrawRules:
         #: Draws from arms (a hand hid the card), and the card rules' draws lately.
         self.arm_draws = ArmDrawRules(state.cfg)
         self.card_draws: deque[CardDraw] = deque(maxlen=state.cfg.remembered)
+        # When each draw of the last step happened (by the event's identity), where
+        # that was before the step's frame: see :meth:`happened`.
+        self._happened: dict[int, float] = {}
+
+    def happened(self, event: dict[str, object], t: float) -> float:
+        """When ``event``, one of the last step's (at ``t``), happened: a draw by arm
+        when the arm was last at the draw pile (it took the card then; the visit is
+        judged only once the arm has gone back, ``arm_draw_gone_s`` after it was last
+        seen, or more). Any other event happened at ``t``."""
+        return self._happened.get(id(event), t)
 
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         """This frame's draws."""
+        self._happened.clear()
         return self._card_draws_seen(t, card) + self._draws_by_arms(t)
 
     def _card_draws_seen(self, t: float, card: float) -> list[dict[str, object]]:
@@ -74,10 +85,15 @@ class DrawRules:
         # it lies on the discard pile: no draw until a while after the flip.
         pile = self.state.pile
         started = bool(pile) and t - pile[0].t >= self.cfg.arm_draw_after_discard_s
-        seats = self.arm_draws.step(
+        visits = self.arm_draws.step(
             self.state.arms, t, recent, started=started, dealer=self.state.dealer
         )
-        return [{"type": "draw", "player": self.state.players[s]} for s in seats]
+        out: list[dict[str, object]] = []
+        for visit in visits:
+            ev: dict[str, object] = {"type": "draw", "player": self.state.players[visit.seat]}
+            self._happened[id(ev)] = min(t, visit.draw_t1)
+            out.append(ev)
+        return out
 
     def _second_box(self, tr: Track, card: float) -> bool:
         """Was this back only ever seen beside a back tracked longer, at the same moments?

@@ -90,6 +90,7 @@ class FanColorRules:
             self.cfg.strip_reach * card,
             since=self.state.pile_changed_t,
             before=self.state.before_it_came(t),
+            table_slivers=False,
         )
         if patches is None:
             return [], None
@@ -163,6 +164,7 @@ class FanColorRules:
             self.cfg.strip_reach * card,
             since=self.state.pile_changed_t,
             before=self.state.before_it_came(t),
+            table_slivers=False,
         )
         if patch is None or patch.area < self.cfg.twin_outside_area:
             return []
@@ -229,6 +231,7 @@ class FanColorRules:
             reach,
             since=self.state.pile_changed_t,
             before=self.state.before_it_came(t),
+            table_slivers=False,
         )
         for p in patches or []:
             if (

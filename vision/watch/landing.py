@@ -8,7 +8,7 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 
 from __future__ import annotations
 
-from vision.arm_probe import DISCARD, SEEN_THERE
+from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.tracks import Track, apparent_scale, box_overlap
 from vision.watch.state import PileEntry, WatcherState
 
@@ -105,6 +105,8 @@ class LandingRules:
             return True
         if tr.name not in again.boxes:
             return False
+        if depth == 1 and self._drew_over_the_top(tr):
+            return False
         # Lying as no card of its face on the pile lay (one uncovered lies as it lay).
         near = self.state.pile_cards_near(tr.xy, self.cfg.pile_reach * card)
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
@@ -138,6 +140,21 @@ class LandingRules:
         # (covering-untidy-25fps seed 609, trained recogniser: Ann's penalty draws).
         piles = [s.pile for s in seen]
         return piles.count(DISCARD) >= SEEN_THERE and all(p == DISCARD for p in piles)
+
+    def _drew_over_the_top(self, tr: Track) -> bool:
+        """Did the hand that hid the top card as ``tr`` showed reach the draw pile while
+        it was hidden (seen there ``SEEN_THERE`` times or more)? It passed over the
+        discard pile to draw: ``tr`` is the top card uncovered, whatever its box now (the
+        arm still over its edge; ``random-7001`` seed 801, a randomised tuning style:
+        Ann drawing four, her arm over Cy's Wild Draw Four each time, the card's box
+        8 px taller as it showed again, taken for a copy she put down)."""
+        span, arms = self.state.top_hidden, self.state.arms
+        showed = tr.first_t if tr.back_t is None else tr.back_t
+        if arms is None or span is None or abs(span[1] - showed) > self.cfg.hidden_gap_s:
+            return False
+        seat = arms.seat_for(showed)
+        seen = [s for s in arms.sightings_since(span[0]) if s.t <= span[1] and s.seat == seat]
+        return sum(s.pile == DRAW for s in seen) >= SEEN_THERE
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most

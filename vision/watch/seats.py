@@ -40,7 +40,7 @@ class SeatRules:
         """
         arms = self.state.arms
         if arms is not None and group and not any(self.state.came_in(tr, card) for tr in group):
-            seat = arms.seat_for(min(tr.first_t for tr in group))
+            seat = arms.seat_for(min(self._showed(tr) for tr in group))
             if seat is not None:
                 return seat
         votes: dict[int, float] = {}
@@ -60,6 +60,18 @@ class SeatRules:
                 return self.state.arms.seat_for(min(tr.first_t for tr in group))
             return None
         return max(votes, key=lambda s: votes[s])
+
+    def _showed(self, tr: Track) -> float:
+        """When the card of ``tr`` showed: its first sighting; or, for a track that
+        read as a pile card's face before, when it began to read as its own (the card
+        put where the pile card lay, on its track: ``random-7001`` and ``random-7017``
+        seed 801, randomised tuning styles: Bob's green 9 on the track of the Wild Draw
+        Four under it, first seen five seconds before, given to Ann, whose arm was over
+        the pile then)."""
+        pile_faces = {c for e in self.state.pile for c in e.cards}
+        if (tr.faces - {tr.name}) & pile_faces:
+            return tr.read_since()
+        return tr.first_t
 
     def seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
         """Follow the card's way out of the draw pile to the frame's edge: that seat."""
