@@ -183,7 +183,7 @@ class WatcherConfig:
     arm_draw_card_s: float = 0.5  # a card seen drawn this near a visit's time: that visit's card
     arm_draw_play_wait_s: float = 0.5  # a visit that was at the discard pile is judged this
     # much later: a card its hand covered is played only once seen at rest there
-    arm_draw_retreat: float = 1.0  # an arm back at the draw pile after its far end drew
+    arm_draw_retreat: float = 2.0  # an arm back at the draw pile after its far end drew
     # this far from it (card lengths) for arm_draw_gone_s draws again: a penalty drawn
     # card by card with the arm in view throughout is a visit per card
 

@@ -43,12 +43,14 @@ class ScriptedArms:
         pile: str,
         to_discard: float | None = None,
         length: float = 0.0,
+        to_draw: float | None = None,
     ) -> None:
         """``player``'s arm reaches ``pile`` in these frames (its far end ``to_discard``
-        card lengths from the discard pile's centre, if given; ``length`` pixels long
-        from the frame's edge)."""
+        card lengths from the discard pile's centre, if given, and ``to_draw`` from the
+        draw pile's; ``length`` pixels long from the frame's edge)."""
         for i in frames:
             near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
+            near = near if to_draw is None else to_draw
             self.seen.append(
                 ArmSighting(
                     i / FPS,
@@ -402,14 +404,14 @@ def test_a_penalty_drawn_card_by_card_with_the_arm_in_view_throughout_is_every_d
     for k in range(3):
         first = start + 5 + 40 * k
         arms.at(range(first, first + 10), "Ann", DRAW)
-        if k < 2:  # drawn back 1.7 card lengths from the draw pile, over the table
-            arms.at(range(first + 10, first + 40), "Ann", DISCARD, to_discard=3.0)
+        if k < 2:  # drawn back 2.5 card lengths from the draw pile, over the table
+            arms.at(range(first + 10, first + 40), "Ann", DISCARD, to_discard=3.0, to_draw=2.5)
     assert feed(table, arms)[1:] == [{"type": "draw", "player": "Ann"}] * 3
 
 
 def test_an_arm_only_wavering_at_the_draw_pile_draws_once() -> None:
     # Drawn back less than arm_draw_retreat, or for less than arm_draw_gone_s: one draw.
-    for near, frames in ((0.6, 30), (1.7, 5)):
+    for near, frames in ((1.7, 30), (2.5, 5)):
         table, start = quiet(100)
         arms = ScriptedArms()
         arms.at(range(start + 5, start + 15), "Ann", DRAW)
@@ -431,7 +433,7 @@ def test_an_arm_that_played_coming_back_past_the_draw_pile_draws_nothing() -> No
     def arm_draws(played: bool) -> list[int]:
         arms = ScriptedArms()
         arms.at(range(0, 10), "Cy", DRAW)
-        arms.at(range(10, 36), "Cy", DISCARD, to_discard=3.0)
+        arms.at(range(10, 36), "Cy", DISCARD, to_discard=3.0, to_draw=2.5)
         arms.at(range(36, 46), "Cy", DRAW)  # over a second after the play
         rules = ArmDrawRules(WatcherConfig())
         seats: list[int] = []
