@@ -447,3 +447,17 @@ def test_an_arm_that_played_coming_back_past_the_draw_pile_draws_nothing() -> No
 
     assert arm_draws(played=False) == [SEATS["Cy"]] * 2
     assert arm_draws(played=True) == []
+
+
+def test_one_sighting_over_the_discard_pile_is_no_visit_to_it() -> None:
+    # Ann's arm seen once over the discard pile (passing it, on the way to the draw
+    # pile), then at the draw pile half a second later: a draw, not an arm going back
+    # from a play (random-7017 seed 801). Seen there twice, it was at the discard pile.
+    for there, draws in ((1, 1), (2, 0)):
+        table, start = quiet(90)
+        arms = ScriptedArms()
+        arms.at(range(start + 5, start + 5 + there), "Ann", DISCARD, to_discard=0.3)
+        first = start + 5 + there + 10  # the visit ended (0.33 s unseen) ...
+        arms.at(range(first, first + 10), "Ann", DRAW)  # ... 0.4 s before this one began
+        events = feed(table, arms)[1:]
+        assert events == [{"type": "draw", "player": "Ann"}] * draws, there
