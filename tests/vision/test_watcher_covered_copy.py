@@ -20,7 +20,10 @@ from tests.vision.test_watcher import (
 )
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.arm_probe import ArmSighting
+from vision.tracks import CardTracker, Detection
+from vision.watch.state import PileEntry
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
 
 class ArmsAtPile:
@@ -302,3 +305,21 @@ def test_a_copy_put_down_beside_the_pile_just_past_its_zone_is_a_play() -> None:
     assert [e["type"] for e in out] == ["flip", "play", "play"]
     # No arm at the pile then: a card that was not put down there.
     assert [e["type"] for e in watch_covered(table, first_covered, None)] == ["flip", "play"]
+
+
+def test_a_card_put_on_a_pile_cards_track_gets_the_arm_of_when_it_showed() -> None:
+    # Bob's green 9 put where the Wild Draw Four lay took over a track that had read as
+    # the Wild Draw Four for five seconds, while Ann's arm was over the pile drawing
+    # (random-7001 seed 801): the arm there when the track began to read as the green 9
+    # is the one that put it down.
+    ann, bob = PLAYERS.index("Ann"), PLAYERS.index("Bob")
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsAtPile([(ann, 0.0, 1.0), (bob, 5.0, 5.6)])
+    w.state.pile.append(PileEntry(["wild-draw4"], [CENTER], 0.0))
+    tracker = CardTracker(LAYOUT, WatcherConfig())
+    here = (CENTER[0] - 25, CENTER[1] - 38, CENTER[0] + 25, CENTER[1] + 38)
+    for i in range(int(5.6 * FPS)):
+        face = "wild-draw4" if i < 5 * FPS else "green-9"
+        (track,) = tracker.update([Detection(face, 0.9, here, ())], i / FPS)
+    assert track.name == "green-9" and track.first_t == 0.0
+    assert w.seats.seat_of([track], LAYOUT.card_px) == bob
