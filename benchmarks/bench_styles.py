@@ -53,6 +53,7 @@ from synth.styles import (  # noqa: E402
     HELD_OUT_STYLES,
     NEW_HELD_OUT_STYLES,
     OLD_HELD_OUT_STYLES,
+    RANDOM_PREFIX,
     SEVENTH_HELD_OUT_STYLES,
     SIXTH_HELD_OUT_STYLES,
     STYLES,
@@ -181,7 +182,7 @@ def style_names(spec: str, tuning: Any, held_out: Any) -> list[str]:
     for s in spec.split(","):
         if s.startswith("random:"):
             lo, _, hi = s[len("random:") :].partition("-")
-            names += [f"random-{k}" for k in range(int(lo), int(hi or lo) + 1)]
+            names += [f"{RANDOM_PREFIX}{k}" for k in range(int(lo), int(hi or lo) + 1)]
         else:
             names += list({"tuning": tuning, "held-out": held_out}.get(s, [s]))
     return names
@@ -198,7 +199,7 @@ def measure(
         per[style] = [run(v, make(v), settings=settings) for v in paths[:n]]
         print(row(style, figures(per[style])), flush=True)
     groups = {}
-    randomised = [s for s in per if s.startswith("random-")]
+    randomised = [s for s in per if s.startswith(RANDOM_PREFIX)]
     for group, names in [*GROUPS, ("randomised (tuning span)", randomised)]:
         runs = [r for s in names if s in per for r in per[s]]
         if runs:
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     settings = json.loads(args.set)
     styles = style_names(args.styles, TUNING_STYLES, HELD_OUT_STYLES)
-    unknown = [s for s in styles if s not in STYLES and not s.startswith("random-")]
+    unknown = [s for s in styles if s not in STYLES and not s.startswith(RANDOM_PREFIX)]
     if unknown:
         ap.error(f"no such style: {', '.join(unknown)} (the styles: {', '.join(STYLES)})")
     if args.find_seeds:

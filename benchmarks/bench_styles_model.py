@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(1 if args.code_root else 0, str(ROOT))
     os.environ.setdefault("YOLO_OFFLINE", "1")
     from benchmarks.bench_styles import style_names
-    from synth.styles import HELD_OUT_STYLES, TUNING_STYLES
+    from synth.styles import HELD_OUT_STYLES, RANDOM_PREFIX, TUNING_STYLES
 
     names = style_names(args.styles, TUNING_STYLES, HELD_OUT_STYLES)
     models = Path(args.models)
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     groups = {
         "tuning": [s for s in names if s in TUNING_STYLES],
         "held out": [s for s in names if s in HELD_OUT_STYLES],
-        "randomised (tuning span)": [s for s in names if s.startswith("random-")],
+        "randomised (tuning span)": [s for s in names if s.startswith(RANDOM_PREFIX)],
     }
     pooled: dict[str, Any] = {}
     for group, styles in groups.items():

@@ -131,15 +131,20 @@ class LandingRules:
         discard pile and nowhere else (its arm seen there twice or more while the top
         was hidden, never reaching for the draw pile), and seen again as ``tr`` showed
         (within ``hidden_gap_s``)? Its face seen there again is then ``tr`` itself."""
-        span, arms = self.state.top_hidden, self.state.arms
-        if arms is None or span is None or abs(span[1] - tr.first_t) > self.cfg.hidden_gap_s:
-            return False
-        seat = arms.seat_for(tr.first_t)
-        seen = [s for s in arms.sightings_since(span[0]) if s.t <= span[1] and s.seat == seat]
+        piles = self._piles_of_the_hiding_arm(tr.first_t)
         # Going on to the draw pile, it was drawing, passing over the discard pile
         # (covering-untidy-25fps seed 609, trained recogniser: Ann's penalty draws).
-        piles = [s.pile for s in seen]
         return piles.count(DISCARD) >= SEEN_THERE and all(p == DISCARD for p in piles)
+
+    def _piles_of_the_hiding_arm(self, showed: float) -> list[str]:
+        """The piles the arm there as a card showed at ``showed`` was seen at while the
+        top card was hidden, when the top came back into view then (within
+        ``hidden_gap_s``); none otherwise."""
+        span, arms = self.state.top_hidden, self.state.arms
+        if arms is None or span is None or abs(span[1] - showed) > self.cfg.hidden_gap_s:
+            return []
+        seat = arms.seat_for(showed)
+        return [s.pile for s in arms.sightings_since(span[0]) if s.t <= span[1] and s.seat == seat]
 
     def _drew_over_the_top(self, tr: Track) -> bool:
         """Did the hand that hid the top card as ``tr`` showed reach the draw pile while
@@ -148,13 +153,8 @@ class LandingRules:
         arm still over its edge; ``random-7001`` seed 801, a randomised tuning style:
         Ann drawing four, her arm over Cy's Wild Draw Four each time, the card's box
         8 px taller as it showed again, taken for a copy she put down)."""
-        span, arms = self.state.top_hidden, self.state.arms
         showed = tr.first_t if tr.back_t is None else tr.back_t
-        if arms is None or span is None or abs(span[1] - showed) > self.cfg.hidden_gap_s:
-            return False
-        seat = arms.seat_for(showed)
-        seen = [s for s in arms.sightings_since(span[0]) if s.t <= span[1] and s.seat == seat]
-        return sum(s.pile == DRAW for s in seen) >= SEEN_THERE
+        return self._piles_of_the_hiding_arm(showed).count(DRAW) >= SEEN_THERE
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most
