@@ -6,7 +6,7 @@ written when not), 96x96 upright as the classifier reads it, its white made neut
 as a calibrated deck reads it (:mod:`vision.white_balance`). Its ink pixels (HSV
 saturation and value at least :data:`INK_S` and :data:`INK_V`) vote for a colour:
 
-- ``fixed``: the watcher's hue bands (:func:`vision.pile_colors.color_map`), on every
+- ``fixed``: the watcher's hue bands (:func:`vision.ink_colors.color_map`), on every
   source; a card with under :data:`MIN_SHARE` of its pixels inked in one colour
   counts as a wild.
 - ``deck``: hue bands learnt from one deck's calibration photos (the first photo of
@@ -45,8 +45,9 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 from benchmarks.bench_decks import SOURCES, cut_source, write_boxes  # noqa: E402
 from benchmarks.splits import first_per_face  # noqa: E402
+from tracker.cards import COLORS  # noqa: E402
 from vision.geometry import warp_crop  # noqa: E402
-from vision.pile_colors import COLORS, color_map  # noqa: E402
+from vision.ink_colors import color_map  # noqa: E402
 from vision.white_balance import MAX_GAIN, WHITE_PERCENTILE  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench_decks"

@@ -164,6 +164,13 @@ def test_the_runtime_never_loads_the_synthetic_side() -> None:
 
 def test_the_watcher_loads_no_image_code() -> None:
     loaded = _loaded_after("import vision.watcher")
-    drawing = {"cv2", "synth", "vision.annotate", "vision.pile_colors", "vision.geometry"}
+    drawing = {
+        "cv2",
+        "synth",
+        "vision.annotate",
+        "vision.pile_colors",
+        "vision.ink_colors",
+        "vision.geometry",
+    }
     leaked = sorted(m for m in loaded if m.split(".")[0] in drawing or m in drawing)
     assert not leaked, f"vision.watcher loaded {leaked}"

@@ -43,47 +43,20 @@ import numpy.typing as npt
 
 from tracker.cards import COLORS
 from vision.calibration import TableLayout, Zone
-from vision.exposure import MIN_LIGHT_GAIN, LightBalance  # the floors go down at most this far
 from vision.geometry import CARD_ASPECT
+from vision.ink_colors import (  # noqa: F401  (color_map, neutral_white: the public names here too)
+    WHITE_PERCENTILE,
+    color_map,
+    color_map_of_hsv,
+    light_gain,
+    neutral_white,
+    skin,
+)
 from vision.pile_probe import ColorPatch
 
 Image = npt.NDArray[np.uint8]
 
 
-# Card ink per colour: the colour's number (1 + its index in ``COLORS``), an OpenCV
-# hue (0..180) range, and the saturation and brightness it has at least. Skin is
-# orange (hue 9-14 in any light) and less saturated; skin in shadow comes near red,
-# but is darker and duller than red ink. A yellow card in warm light, or printed
-# towards orange, goes down to hue 15, where only vivid, bright pixels are its ink.
-# Green and blue meet at hue 80 with no gap: a blue card in dim warm light (the
-# ``dim-warm`` tuning style) turns cyan, hue 84-93 (green there 49-66, in the house
-# light 62-72 against blue's 94-101); hue 89-93 was no colour at all, and 84-88 green.
-_INKS: tuple[tuple[int, int, int, int, int], ...] = (
-    (1, 168, 183, 120, 100),  # red, wrapping round past 180 to hue 3
-    (2, 19, 35, 90, 90),  # yellow
-    (2, 15, 18, 170, 120),  # yellow towards orange
-    (3, 42, 80, 60, 60),  # green
-    (4, 81, 132, 60, 60),  # blue
-)
-
-
-#: A card face's white in the house light (the HSV value, 0..255) that the ink floors
-#: above are set for. In dimmer light every ink is that much darker: the floors are
-#: scaled by the light, the brightest the picture around the pile has lately been
-#: (its 99th percentile: a card's white border) over this white.
-HOUSE_WHITE_V = 240
-#: The share of the picture around the pile brighter than its white (speculars, a
-#: spot of glare): its 99th percentile.
-WHITE_PERCENTILE = 99.0
-
-
-#: A lamp's tint is undone before ink colours are read (:func:`neutral_white`) when
-#: the cards' white needs one channel this many times brighter to be grey; below it
-#: the picture is read as it is (the house light, daylight).
-NEUTRAL_MIN_GAIN = 1.08
-#: ... and no channel is made more than this many times brighter (a picture with no
-#: white in it is not turned another colour).
-NEUTRAL_MAX_GAIN = 2.5
 #: The most a camera shakes on its stand between two pictures, in card lengths: a
 #: larger shift is something that moved (a card carried across a plain table), not
 #: the picture, and is not undone. (8 px at 640 x 480 until 5 December 2026, a
@@ -99,70 +72,15 @@ TABLE_SHARE = 0.4
 #: card, not a card's ink (``random-7012`` seed 802: a green 8 dropped on a green 8
 #: taken for a fan with a blue 8).
 TABLE_INK_WIDTH = 3
-
-_NEUTRAL = LightBalance(
-    percentile=WHITE_PERCENTILE,
-    max_gain=NEUTRAL_MAX_GAIN,
-    min_gain=NEUTRAL_MIN_GAIN,
-    step=1,
-    neutral=True,
-)
-
-
-def neutral_white(image_bgr: Image) -> Image:
-    """``image_bgr`` with its whitest pixels made grey, channel by channel.
-
-    Under a warm lamp a card's white turns orange, and so does every ink: yellow ink
-    falls to the hues of red ink (``covering-warm-dusk-22fps``, a tuning style: a
-    yellow reverse put on a red one read as red ink, hue 6-15 against the red's
-    176-12, and the play was taken for a misreading). Each channel is scaled so that
-    its 99th percentile (a card's white border) meets the brightest channel's, as
-    white balance does; a picture nearly grey already comes back as it is.
-
-    >>> warm = np.array([[[78, 95, 147], [20, 60, 120]]], np.uint8)  # white; yellow ink
-    >>> neutral_white(warm)[0].tolist()
-    [[148, 147, 147], [38, 93, 120]]
-    >>> grey = np.array([[[230, 235, 240]]], np.uint8)
-    >>> neutral_white(grey) is grey
-    True
-    """
-    return _NEUTRAL(image_bgr)
-
-
-def color_map(image_bgr: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
-    """Per pixel: 0 for no card ink, else 1 + the index of its colour in ``COLORS``.
-
-    >>> px = np.array([[[40, 40, 220], [30, 210, 230], [60, 90, 120], [255, 255, 255]]], np.uint8)
-    >>> color_map(px).tolist()
-    [[1, 2, 0, 0]]
-
-    ``light`` is the light over the house light's (:func:`light_gain`): in half the
-    light, red ink half as bright is still red ink.
-
-    >>> dim = np.array([[[20, 20, 90]]], np.uint8)  # red ink in half the light
-    >>> color_map(dim).tolist(), color_map(dim, light=0.5).tolist()
-    ([[0]], [[1]])
-    """
-    hsv = np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV), np.uint8)
-    return _color_map_of_hsv(hsv, light)
-
-
-def light_gain(white_v: float) -> float:
-    """The light over the house light, from the white of a card (an HSV value).
-
-    >>> light_gain(250), light_gain(120), light_gain(30)
-    (1.0, 0.5, 0.35)
-    """
-    return min(1.0, max(MIN_LIGHT_GAIN, white_v / HOUSE_WHITE_V))
-
-
-def _color_map_of_hsv(hsv: Image, light: float = 1.0) -> npt.NDArray[np.uint8]:
-    h, s, v = (hsv[..., i].astype(np.int16) for i in range(3))
-    h = np.where(h < 4, h + 180, h)  # red's hues 0..3 join 168..180
-    cat = np.zeros(h.shape, np.uint8)
-    for k, lo, hi, s_min, v_min in _INKS:
-        cat[(h >= lo) & (h <= hi) & (s >= s_min) & (v >= v_min * light)] = k
-    return cat
+#: The picture around the pile reaches this far beyond the discard pile, card lengths.
+ZONE_MARGIN = 0.6
+#: A hand reaches in from beyond the picture around the pile: ink there is a hand's
+#: (skin in some light reads yellow or red) only if, in one piece with skin or with
+#: more ink of its colour, it reaches this far beyond the discard pile (card lengths).
+#: Ink that reaches only the picture's own edge is a card slid far out (a fan of
+#: three slid to 0.7 card lengths past the pile: ``random-7022`` seed 804; until
+#: 6 December 2026 any ink reaching that edge was taken for a hand).
+HAND_MARGIN = 1.0
 
 
 class PileColors:
@@ -208,27 +126,22 @@ class PileColors:
         self.changed_delta = changed_delta
         self.changed_px = changed_px
         card = layout.card_px
-        z = layout.discard
-        self.zone = Zone(
-            max(0.0, z.x1 - 0.6 * card),
-            max(0.0, z.y1 - 0.6 * card),
-            min(float(layout.width), z.x2 + 0.6 * card),
-            min(float(layout.height), z.y2 + 0.6 * card),
-        )
+        self.zone = _around_discard(layout, ZONE_MARGIN)
         self._x0, self._y0 = int(self.zone.x1), int(self.zone.y1)
         self._x1, self._y1 = int(self.zone.x2), int(self.zone.y2)
         w = max(1, round((self._x1 - self._x0) * scale))
         h = max(1, round((self._y1 - self._y0) * scale))
         self._size = (w, h)
         # The draw pile, in map pixels: never looked at.
-        self._keep = np.ones((h, w), bool)
-        d = layout.draw
-        dx0 = max(0, int((d.x1 - self._x0) * scale))
-        dy0 = max(0, int((d.y1 - self._y0) * scale))
-        dx1 = min(w, int((d.x2 - self._x0) * scale) + 1)
-        dy1 = min(h, int((d.y2 - self._y0) * scale) + 1)
-        if dx1 > dx0 and dy1 > dy0:
-            self._keep[dy0:dy1, dx0:dx1] = False
+        self._keep = self._but_draw_pile(self._x0, self._y0, w, h)
+        # The wider picture a hand is told by (HAND_MARGIN).
+        wide = _around_discard(layout, HAND_MARGIN)
+        self._wx0, self._wy0 = int(wide.x1), int(wide.y1)
+        self._wx1, self._wy1 = int(wide.x2), int(wide.y2)
+        ww = max(1, round((self._wx1 - self._wx0) * scale))
+        wh = max(1, round((self._wy1 - self._wy0) * scale))
+        self._wide_size = (ww, wh)
+        self._wide_keep = self._but_draw_pile(self._wx0, self._wy0, ww, wh)
         self._speck = np.ones((3, 3), np.uint8)
         self._join = np.ones((5, 5), np.uint8)
         self._table_ink = np.ones((TABLE_INK_WIDTH, TABLE_INK_WIDTH), np.uint8)
@@ -245,18 +158,41 @@ class PileColors:
         self._run_kept = False  # the current still spell has its entry in _still
         self._run_hand: bool | None = None  # the current still spell has a hand in it
 
+    def _but_draw_pile(self, x0: int, y0: int, w: int, h: int) -> npt.NDArray[np.bool_]:
+        """A map of ``w`` x ``h`` from (``x0``, ``y0``), true but on the draw pile."""
+        keep = np.ones((h, w), bool)
+        d, scale = self.layout.draw, self.scale
+        dx0 = max(0, int((d.x1 - x0) * scale))
+        dy0 = max(0, int((d.y1 - y0) * scale))
+        dx1 = min(w, int((d.x2 - x0) * scale) + 1)
+        dy1 = min(h, int((d.y2 - y0) * scale) + 1)
+        if dx1 > dx0 and dy1 > dy0:
+            keep[dy0:dy1, dx0:dx1] = False
+        return keep
+
     def _look(self, frame_bgr: Image, t: float) -> _Look:
         crop = frame_bgr[self._y0 : self._y1, self._x0 : self._x1]
         small: Image = np.asarray(cv2.resize(crop, self._size, interpolation=cv2.INTER_AREA))
-        lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
+        wide_crop = frame_bgr[self._wy0 : self._wy1, self._wx0 : self._wx1]
+        wide = np.asarray(
+            cv2.resize(wide_crop, self._wide_size, interpolation=cv2.INTER_AREA), np.uint8
+        )
         hsv: Image = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
         light = self._light(hsv, t)
+        lab, colors, hue = self._maps(small, hsv, light)
+        return _Look(lab, colors, hue, wide, light)
+
+    def _maps(
+        self, small: Image, hsv: Image, light: float
+    ) -> tuple[Image, npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """A picture's Lab pixels, ink colour map (in ``light``) and hue."""
+        lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.uint8)
         if self.neutral:
             neutral = neutral_white(small)
             if neutral is not small:
                 ink_hsv = np.asarray(cv2.cvtColor(neutral, cv2.COLOR_BGR2HSV), np.uint8)
-                return _Look(lab, _color_map_of_hsv(ink_hsv, light), hsv[..., 0].copy())
-        return _Look(lab, _color_map_of_hsv(hsv, light), hsv[..., 0].copy())
+                return lab, color_map_of_hsv(ink_hsv, light), hsv[..., 0].copy()
+        return lab, color_map_of_hsv(hsv, light), hsv[..., 0].copy()
 
     def _light(self, hsv: Image, t: float) -> float:
         """The light now (:func:`light_gain`), from the whitest this picture and the
@@ -278,13 +214,19 @@ class PileColors:
     def _changed(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
         """Pixels that changed from ``before`` to ``now``, beyond camera shake and
         lighting; specks and slivers (noise, an edge) are opened away."""
-        now_lab, before_lab = now.lab.astype(np.float32), before.lab.astype(np.float32)
+        return self._changed_lab(now.lab, before.lab, self._keep)
+
+    def _changed_lab(
+        self, now_lab_u8: Image, before_lab_u8: Image, keep: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.bool_]:
+        """:meth:`_changed` of two Lab pictures, only where ``keep`` holds."""
+        now_lab, before_lab = now_lab_u8.astype(np.float32), before_lab_u8.astype(np.float32)
         (dx, dy), _ = cv2.phaseCorrelate(before_lab[..., 0], now_lab[..., 0])
         if math.hypot(dx, dy) > self.max_shake_px * self.scale:
             # No camera shakes that much: the match followed something that moved
             # (a card carried across a plain table), not the picture.
             dx = dy = 0.0
-        h, w = now.colors.shape
+        h, w = now_lab.shape[:2]
         m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         past = cv2.warpAffine(before_lab, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
         diff = now_lab - past
@@ -293,7 +235,7 @@ class PileColors:
         delta = np.sqrt((diff * diff).sum(axis=2))
         # In dimmer light a card changes the picture less (a red strip on a dark table
         # in half the light: under half the house light's change).
-        changed = ((delta > self.changed_delta * self.light) & self._keep).astype(np.uint8)
+        changed = ((delta > self.changed_delta * self.light) & keep).astype(np.uint8)
         return cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck) > 0
 
     def update(self, frame_bgr: Image, t: float) -> None:
@@ -326,16 +268,43 @@ class PileColors:
         hand = _reaching_edge(self._joined(changed & (now.colors == 0)))
         return int(hand.sum()) >= self.still_hand_area * self._card_area_px
 
-    def _hand(self, changed: npt.NDArray[np.bool_], now: _Look) -> npt.NDArray[np.bool_]:
+    def _hand(
+        self, changed: npt.NDArray[np.bool_], now: _Look, before: _Look
+    ) -> npt.NDArray[np.bool_]:
         """Where a hand or arm lies, with a margin: changed pixels that reach the edge
         of the picture (an arm comes in from outside it, a card on the pile does not),
         either skin-toned ones joined up, or ones of one ink colour (skin in some
-        light looks yellow or red)."""
-        skin = changed & (now.hue >= 5) & (now.hue <= 18) & (now.colors == 0)
-        hand = _reaching_edge(self._joined(skin))
+        light looks yellow or red) that reach in from :data:`HAND_MARGIN` out too
+        (:meth:`_ink_hands`): a card touching a hand that holds it inside the picture
+        is not taken for the hand."""
+        hand = _reaching_edge(self._joined(changed & skin(now.hue, now.colors)))
+        inked = np.zeros_like(hand)
         for k in range(1, len(COLORS) + 1):
-            hand |= _reaching_edge(self._joined(changed & (now.colors == k)))
+            inked |= _reaching_edge(self._joined(changed & (now.colors == k)))
+        if inked.any():
+            hand |= inked & self._ink_hands(now, before)
         return cv2.dilate(hand.astype(np.uint8), self._speck) > 0
+
+    def _ink_hands(self, now: _Look, before: _Look) -> npt.NDArray[np.bool_]:
+        """Ink that changed from ``before`` to ``now`` and, in one piece with skin or
+        more ink of its colour, reaches the edge of the wider picture
+        (:data:`HAND_MARGIN`): a hand's, cut to the picture around the pile."""
+        hsv = np.asarray(cv2.cvtColor(now.wide, cv2.COLOR_BGR2HSV), np.uint8)
+        lab, colors, hue = self._maps(now.wide, hsv, now.light)
+        before_lab = np.asarray(cv2.cvtColor(before.wide, cv2.COLOR_BGR2LAB), np.uint8)
+        changed = self._changed_lab(lab, before_lab, self._wide_keep)
+        skin_px = skin(hue, colors)
+        hands = np.zeros_like(changed)
+        for k in range(1, len(COLORS) + 1):
+            ink = colors == k
+            hands |= _reaching_edge(self._joined(changed & (ink | skin_px))) & ink
+        h, w = self._size[1], self._size[0]
+        ox = round((self._x0 - self._wx0) * self.scale)
+        oy = round((self._y0 - self._wy0) * self.scale)
+        out = np.zeros((h, w), bool)
+        part = hands[oy : oy + h, ox : ox + w]
+        out[: part.shape[0], : part.shape[1]] = part
+        return out
 
     def _joined(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """``mask`` with gaps of a pixel or two closed: a finger and its palm are one."""
@@ -498,9 +467,20 @@ class PileColors:
         cy = (near[1] - self._y0) * self.scale
         r = radius * self.scale
         if hands:
-            changed &= ~self._hand(changed, now)
+            changed &= ~self._hand(changed, now, settled)
         changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
         return changed, now
+
+
+def _around_discard(layout: TableLayout, margin: float) -> Zone:
+    """The discard pile and ``margin`` card lengths around it, inside the frame."""
+    z, card = layout.discard, layout.card_px
+    return Zone(
+        max(0.0, z.x1 - margin * card),
+        max(0.0, z.y1 - margin * card),
+        min(float(layout.width), z.x2 + margin * card),
+        min(float(layout.height), z.y2 + margin * card),
+    )
 
 
 def _reaching_edge(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -514,8 +494,11 @@ def _reaching_edge(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
 
 @dataclass(frozen=True)
 class _Look:
-    """One frame around the pile: its Lab pixels and its ink colour map."""
+    """One frame around the pile: its Lab pixels, ink colour map and hue, the wider
+    picture a hand is told by (:data:`HAND_MARGIN`, BGR) and the light it was read in."""
 
     lab: npt.NDArray[np.uint8]
     colors: npt.NDArray[np.uint8]
     hue: npt.NDArray[np.uint8]
+    wide: npt.NDArray[np.uint8]
+    light: float

@@ -15,7 +15,7 @@ from synth.video import OracleDetector, RenderResult, render_video
 from uno_table.replay import load_log
 from vision.calibration import TableLayout
 from vision.geometry import CARD_ASPECT
-from vision.pile_colors import PileColors, color_map
+from vision.pile_colors import HAND_MARGIN, ZONE_MARGIN, PileColors, color_map
 from vision.pipeline import TablePipeline
 from vision.source import read_video
 from vision.watcher import Watcher, WatcherConfig
@@ -483,3 +483,39 @@ def test_a_new_cards_blurred_edge_over_a_blue_table_is_no_blue_ink() -> None:
     # a table read yellow changes in specks): the sliver is there.
     every = colors.new_colors((cx, cy), 0.9 * layout.card_px, since=0.1)
     assert every is not None and sum(p.area for p in every if p.color == "blue") > 0.05
+
+
+def _still_then(layout: TableLayout, picture: npt.NDArray[np.uint8]) -> PileColors:
+    """Pile colours that saw the table with a red card on the pile lie still, then
+    ``picture``."""
+    colors = PileColors(layout)
+    for i in range(12):
+        colors.update(_wood_with_a_card(layout), i / 30)
+    colors.update(picture, 0.5)
+    return colors
+
+
+def test_a_fan_card_slid_to_the_edge_of_the_picture_around_the_pile_is_no_hand() -> None:
+    # Plays of three slid far out: the fan's lowest card reaches the edge of the
+    # picture the pile colours keep (ZONE_MARGIN), not the wider one a hand comes
+    # from (HAND_MARGIN): it is a card, its colour new (random-7022 seed 804).
+    layout = TableLayout.default(640, 480, 2)
+    card = layout.card_px
+    picture = _wood_with_a_card(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    edge = int(layout.discard.y2 + ZONE_MARGIN * card)
+    far = int(layout.discard.y2 + HAND_MARGIN * card)
+    assert far - edge > 12
+    picture[edge - 70 : edge + 8, cx - 30 : cx + 24] = (235, 235, 235)
+    picture[edge - 65 : edge + 3, cx - 25 : cx + 19] = (60, 170, 40)  # a green card
+    colors = _still_then(layout, picture)
+    ink = colors.new_colors((cx, cy), 2.0 * card, since=0.1)
+    assert ink is not None
+    assert {p.color: p.area for p in ink}.get("green", 0.0) > 0.3
+    # Skin read as green ink (a lamp), coming in from the frame's edge, is a hand.
+    arm = _wood_with_a_card(layout)
+    arm[edge - 40 : layout.height, cx - 20 : cx + 20] = (60, 170, 40)
+    colors = _still_then(layout, arm)
+    ink = colors.new_colors((cx, cy), 2.0 * card, since=0.1)
+    assert ink is not None
+    assert sum(p.area for p in ink if p.color == "green") < 0.02
