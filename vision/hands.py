@@ -235,27 +235,44 @@ class ArmWatch:
         that came last if several were: an arm still going back from the play before
         is not the one that brought this card (``quick-untidy-26fps`` seed 607,
         trained recogniser: Dee's arm, leaving the pile after her green 2, outnumbered
-        Ann's bringing the green 7 over the last half second). Otherwise
+        Ann's bringing the green 7 over the last half second). Not a visit inside
+        another seat's, in frames that seat was not seen in: one arm, its entry
+        flickering across the line between two seats (``random-7027`` seed 803: Bob's
+        arm seen as Ann's in two frames as it left his red 9). Otherwise
         :meth:`seat_between` over the whole window.
         """
         cfg = self.cfg
         t0, t1 = first_t - cfg.before_s, first_t + cfg.after_s
         came: dict[int, float] = {}  # each seat's latest visit: when it began ...
         last: dict[int, float] = {}  # ... its latest sighting
-        count: dict[int, int] = {}  # ... and how many
+        seen: dict[int, set[float]] = {}  # ... and when it was seen
         for s in self.sightings:
             if not (t0 <= s.t <= t1 and s.at_discard):
                 continue
             if s.seat not in last or s.t - last[s.seat] > cfg.visit_gap_s:
-                came[s.seat], count[s.seat] = s.t, 0
+                came[s.seat], seen[s.seat] = s.t, set()
             last[s.seat] = s.t
-            count[s.seat] += 1
+            seen[s.seat].add(s.t)
         there = [
             seat
             for seat in came
-            if count[seat] >= cfg.min_frames
+            if len(seen[seat]) >= cfg.min_frames
             and came[seat] <= first_t + cfg.visit_gap_s
             and last[seat] >= first_t - cfg.visit_gap_s
+        ]
+        # One arm whose entry crossed the line between two seats for a frame or two is
+        # no arm come last: its "visit" lies inside the other seat's, in frames that
+        # seat was not seen in (two arms at once are seen in the same frames).
+        there = [
+            seat
+            for seat in there
+            if not any(
+                came[other] < came[seat]
+                and last[other] > last[seat]
+                and not (seen[other] & seen[seat])
+                for other in there
+                if other != seat
+            )
         ]
         if there:
             return max(there, key=lambda seat: came[seat])

@@ -60,3 +60,14 @@ def test_the_arm_there_as_the_card_showed_the_one_come_last() -> None:
     # No arm there as it showed (gone a while before): the window's votes, as before.
     arms = _watch([(4.0, 4.5, 2), (4.6, 5.0, 3)])
     assert arms.seat_for(5.65) == arms.seat_between(3.65, 5.95) == 3
+
+
+def test_one_arm_flickering_across_the_line_between_two_seats_is_not_an_arm_come_last() -> None:
+    # random-7027 seed 803 (trained recogniser): Bob's arm brought a red 9 (seen from
+    # 12.90 s to 13.35 s) and, leaving, crossed the table's edge on the line between
+    # his seat and Ann's: two frames of it were Ann's, a "visit" come last.
+    arms = _watch([(12.9, 13.2, 1), (13.24, 13.28, 0), (13.32, 13.4, 1)])
+    assert arms.seat_for(13.1) == 1
+    # Two arms at once (seen in the same frames): the one come last, as before.
+    arms = _watch([(12.9, 13.4, 1), (13.2, 13.3, 0)])
+    assert arms.seat_for(13.1) == 0
