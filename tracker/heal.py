@@ -81,6 +81,9 @@ class Healer:
         self._asked = 0
         self.view = PileView(self.settings, game)  # the camera's view of the pile
         self._refused: list[Event] = []  # refused events no explanation took yet
+        #: Draws the healer inferred (log indices), and those the camera then saw late.
+        self._inferred_draws: set[int] = set()
+        self._late: set[int] = set()
 
     # ------------------------------------------------------------------ public API
 
@@ -92,11 +95,16 @@ class Healer:
         log = game.events
         at, seq = len(log), game.seq
         verdict = game.apply(event)
-        if self._duplicate(event, verdict, log[-1] if log else None):
+        ignored = None
+        if self._duplicate(event, verdict, log[at - 1] if at else None):
+            ignored = "duplicate"
+        elif self._seen_late(event, verdict, at):
+            ignored = "seen-late"
+        if ignored is not None:
             restore(game, at, [], seq)
             game.seq = seq + 1
             healed = Healed([], verdict, False)
-            healed.state, healed.kind, healed.alerts = _design_state(game), "duplicate", []
+            healed.state, healed.kind, healed.alerts = _design_state(game), ignored, []
             return self._done(healed)
         if verdict.ok and event["type"] == "flip" and game.state_json()["top"] is None:
             self.view.returned |= {c.name for c in event_cards(event)}  # (a Wild Draw Four)
@@ -313,6 +321,30 @@ class Healer:
         who, before = event.get("player"), last.get("player")
         return who is None or before is None or who == before
 
+    def _seen_late(self, event: Event, verdict: Verdict, at: int) -> bool:
+        """A draw refused that the game inferred already: the player's draw, inferred
+        when the referee's pass came first (the watcher judges a draw once the arm has
+        gone back, and waits longer for one that passed over the discard pile), since
+        which only passes and colours came. Each inferred draw is seen so once."""
+        if verdict.ok or event.get("type") != "draw" or not event.get("player"):
+            return False
+        log = self.game.events
+        for index in range(at - 1, -1, -1):
+            before = log[index]
+            if before.get("type") in ("pass", "color"):
+                continue
+            late = (
+                before.get("type") == "draw"
+                and index in self._inferred_draws
+                and before.get("player") == event["player"]
+                and int(before.get("count", 1)) >= int(event.get("count", 1))
+                and index not in self._late
+            )
+            if late:
+                self._late.add(index)
+            return bool(late)
+        return False
+
     def _plain(self, event: object) -> Healed:
         verdict = self.game.apply(event)
         shown = event if isinstance(event, dict) else {"type": None}
@@ -329,6 +361,21 @@ class Healer:
 
     def _done(self, healed: Healed) -> Healed:
         self.view.note(self.game)
+        drawn = [e for e in healed.inferred if e.get("type") == "draw"]
+        if drawn:
+            log = self.game.events
+            for event in drawn:
+                plain = {k: v for k, v in event.items() if k != "inferred"}
+                index = next(
+                    (
+                        i
+                        for i in range(len(log) - 1, -1, -1)
+                        if log[i] == plain and i not in self._inferred_draws
+                    ),
+                    None,
+                )
+                if index is not None:
+                    self._inferred_draws.add(index)
         return healed
 
 

@@ -182,6 +182,30 @@ def test_missed_draw_before_a_pass_is_inferred() -> None:
     assert hands(h)["Ann"] == 8 and h.game.state_json()["turn"] == "Bob"
 
 
+def test_a_draw_seen_after_the_pass_that_inferred_it_is_that_draw() -> None:
+    # random-7027 seed 803: Bob's arm drew, passed over the discard pile going back,
+    # and was judged a draw only after the referee's pass (which inferred the draw):
+    # "Bob drew out of turn", an alert for a draw counted already.
+    h = healer()
+    healed = h.apply({"type": "pass", "player": "Ann"})
+    assert healed.ok and healed.kind == "draw"
+    before = h.game.state_json()
+    late = h.apply({"type": "draw", "player": "Ann"})
+    assert not late.ok and late.alerts == [] and late.kind == "seen-late"
+    assert late.steps == [] and h.game.state_json() == before
+    # It is seen late once: a second draw of Ann's now is out of turn, as before.
+    again = h.apply({"type": "draw", "player": "Ann"})
+    assert again.alerts and again.kind != "seen-late"
+
+
+def test_a_draw_out_of_turn_after_a_pass_seen_is_no_late_draw() -> None:
+    h = healer()
+    clean(h, {"type": "draw", "player": "Ann"})
+    clean(h, {"type": "pass", "player": "Ann"})
+    late = h.apply({"type": "draw", "player": "Ann"})
+    assert late.alerts and late.kind != "seen-late"
+
+
 def test_missed_draw_before_the_next_players_play_asks_once() -> None:
     h = healer()
     healed = h.apply({"type": "play", "card": "red-9", "player": "Bob"})
