@@ -120,13 +120,13 @@ def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
         assert events[1:] == [{"type": "draw", "player": player}], player
 
 
-def bob_four_frames_at_the_draw_pile(fps: float) -> list[dict[str, object]]:
-    """The watcher's events when Bob's arm is seen at the draw pile in four frames of
-    an ``fps`` frames/s camera (the card he draws never seen)."""
+def bob_at_the_draw_pile(fps: float, frames: int = 4) -> list[dict[str, object]]:
+    """The watcher's events when Bob's arm is seen at the draw pile in ``frames``
+    frames of an ``fps`` frames/s camera (the card he draws never seen)."""
     table, start = quiet(60)
     arms = ScriptedArms()
     first = int(start / FPS * fps) + 4
-    for k in range(first, first + 4):
+    for k in range(first, first + frames):
         arms.seen.append(
             ArmSighting(k / fps, SEATS["Bob"], (0.0, 0.0), (0.0, 0.0), DRAW, False, 0.3)
         )
@@ -138,7 +138,7 @@ def test_an_arm_at_the_draw_pile_for_exactly_arm_draw_dwell_s_is_a_draw() -> Non
     # point the span may be a hair less): a quick player's hand at the pile
     # (fast-blur-untidy-22fps: four frames at 22 frames/s).
     fps = 3 / WatcherConfig().arm_draw_dwell_s
-    assert bob_four_frames_at_the_draw_pile(fps)[1:] == [{"type": "draw", "player": "Bob"}]
+    assert bob_at_the_draw_pile(fps)[1:] == [{"type": "draw", "player": "Bob"}]
 
 
 def test_a_quick_hand_four_frames_at_the_draw_pile_at_30_frames_a_second_is_a_draw() -> None:
@@ -146,7 +146,16 @@ def test_a_quick_hand_four_frames_at_the_draw_pile_at_30_frames_a_second_is_a_dr
     # too blurred to box (quick-untidy-26fps seeds 647 and 720, trained recogniser: Cy's
     # penalty draws, his arm four frames at the draw pile at 26 frames/s, 0.115 s, were
     # lost with arm_draw_dwell_s 0.12).
-    assert bob_four_frames_at_the_draw_pile(30)[1:] == [{"type": "draw", "player": "Bob"}]
+    assert bob_at_the_draw_pile(30)[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_three_frames_at_the_draw_pile_of_a_20_frames_a_second_camera_are_a_draw() -> None:
+    # random-7023 seed 804 (19.6 frames/s, trained recogniser): Cy's and Bob's arms at
+    # the draw pile in three frames, 0.1 s; four frames of a 30 frames/s camera are
+    # 0.13 s (arm_draw_seen_s): a slower camera shows the same hand in fewer frames.
+    assert bob_at_the_draw_pile(20, frames=3)[1:] == [{"type": "draw", "player": "Bob"}]
+    assert bob_at_the_draw_pile(30, frames=3)[1:] == []  # 0.1 s at 30: a hand passing
+    assert bob_at_the_draw_pile(20, frames=2)[1:] == []
 
 
 def test_without_arms_a_covered_draw_is_not_seen() -> None:
@@ -244,7 +253,7 @@ def test_the_settings_are_the_config_s() -> None:
     table, start = quiet(60)
     arms = ScriptedArms()
     arms.at(range(start, start + 15), "Dee", DRAW)
-    w = Watcher(LAYOUT, PLAYERS, WatcherConfig(arm_draw_looks=20))
+    w = Watcher(LAYOUT, PLAYERS, WatcherConfig(arm_draw_looks=20, arm_draw_seen_s=1.0))
     w.arms = arms
     events = []
     for i, frame in enumerate(table.frames):

@@ -13,7 +13,8 @@ arm, having drawn back ``arm_draw_retreat`` card lengths from the draw pile for 
 long (and not gone to the discard pile), is at the draw pile again: a player drawing
 a penalty card by card, the arm in view throughout, makes a visit per card. It is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
-least ``arm_draw_looks`` frames, came within ``arm_draw_near`` of the pile's
+least ``arm_draw_looks`` frames (with a slower camera, as many as it takes in
+``arm_draw_seen_s``: :meth:`ArmDrawRules.looks_needed`), came within ``arm_draw_near`` of the pile's
 centre, and was afterwards at the discard pile in at most an
 ``arm_draw_discard_share`` of its frames; and it is no arm going back from the
 discard pile past the draw pile (that seat's arm was at the discard pile
@@ -154,6 +155,7 @@ class ArmDrawRules:
     def __init__(self, config: WatcherConfig) -> None:
         self.cfg = config
         self._read_to = -math.inf  # sightings up to here have been read
+        self._look_s = math.inf  # the shortest gap between two sightings read: a look's
         self._open: dict[int, ArmVisit] = {}  # per seat, the visit going on
         #: Visits ended by the arm coming back to the draw pile, judged as any visit is,
         #: a while after their last sighting (a play they made may be seen only then).
@@ -196,6 +198,7 @@ class ArmDrawRules:
         for s in arms.sightings_since(self._read_to):
             if s.t <= self._read_to:
                 continue
+            self._look_s = min(self._look_s, s.t - self._read_to)
             self._read_to = s.t
             if not self._turned_up and s.pile == DRAW:
                 self._starter = s.seat
@@ -269,7 +272,7 @@ class ArmDrawRules:
     def _is_draw(self, visit: ArmVisit, card_draws: Sequence[CardDraw]) -> bool:
         """The rules of a draw by arm (the module docstring), for a visit just ended."""
         cfg = self.cfg
-        if visit.before_start or visit.draw_looks < cfg.arm_draw_looks:
+        if visit.before_start or visit.draw_looks < self.looks_needed():
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s - ROUNDING_S:
             return False  # passing over the draw pile on the way elsewhere
@@ -287,6 +290,32 @@ class ArmDrawRules:
         return not self._put_down(
             visit.seat, visit.t0 - cfg.arm_draw_gone_s, visit.t1 + self._gone_s(visit)
         )
+
+    def looks_needed(self) -> int:
+        """How many looks at the draw pile a draw asks for: ``arm_draw_looks``, or, when
+        the arm watch takes fewer in ``arm_draw_seen_s`` (a slower camera: its looks
+        come as often as the shortest gap between two sightings yet), that many, and
+        ``arm_draw_min_looks`` at least. A frame count alone asks a camera of 20
+        frames/s to show the arm half again as long as one of 30 (``random-7023`` seed
+        804 at 19.6 frames/s: Cy's and Bob's draws, their arms at the draw pile in three
+        frames, 0.1 s).
+
+        >>> rules = ArmDrawRules(WatcherConfig())
+        >>> rules.looks_needed()  # no gap seen yet
+        4
+        >>> for fps in (30, 25, 22, 13):
+        ...     rules._look_s = 1 / fps
+        ...     print(fps, rules.looks_needed())
+        30 4
+        25 4
+        22 3
+        13 3
+        """
+        cfg = self.cfg
+        if not math.isfinite(self._look_s):
+            return cfg.arm_draw_looks
+        by_time = math.ceil(cfg.arm_draw_seen_s / self._look_s - ROUNDING_S)
+        return min(cfg.arm_draw_looks, max(cfg.arm_draw_min_looks, by_time))
 
     def _put_down(self, seat: int, lo: float, hi: float) -> bool:
         """Did the watcher see ``seat`` (or a player of no known seat) put a card down
