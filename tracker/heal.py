@@ -96,9 +96,9 @@ class Healer:
         at, seq = len(log), game.seq
         verdict = game.apply(event)
         ignored = None
-        if self._duplicate(event, verdict, log[at - 1] if at else None):
+        if self._duplicate(event, verdict, log[-1] if log else None):
             ignored = "duplicate"
-        elif self._seen_late(event, verdict, at):
+        elif self._seen_late(event, verdict, log):
             ignored = "seen-late"
         if ignored is not None:
             restore(game, at, [], seq)
@@ -321,15 +321,15 @@ class Healer:
         who, before = event.get("player"), last.get("player")
         return who is None or before is None or who == before
 
-    def _seen_late(self, event: Event, verdict: Verdict, at: int) -> bool:
+    def _seen_late(self, event: Event, verdict: Verdict, log: list[Event]) -> bool:
         """A draw refused that the game inferred already: the player's draw, inferred
         when the referee's pass came first (the watcher judges a draw once the arm has
         gone back, and waits longer for one that passed over the discard pile), since
-        which only passes and colours came. Each inferred draw is seen so once."""
+        which only passes and colours came. Each inferred draw is seen so once.
+        ``log``: the game's events before this one."""
         if verdict.ok or event.get("type") != "draw" or not event.get("player"):
             return False
-        log = self.game.events
-        for index in range(at - 1, -1, -1):
+        for index in range(len(log) - 1, -1, -1):
             before = log[index]
             if before.get("type") in ("pass", "color"):
                 continue
