@@ -44,7 +44,7 @@ import numpy.typing as npt
 from tracker.cards import COLORS
 from vision.calibration import TableLayout, Zone
 from vision.geometry import CARD_ASPECT
-from vision.ink_colors import (  # noqa: F401  (color_map, neutral_white: the public names here too)
+from vision.ink_colors import (  # noqa: F401  (color_map: a public name here too)
     WHITE_PERCENTILE,
     color_map,
     color_map_of_hsv,
