@@ -160,7 +160,6 @@ class ArmWatch:
         ring = np.zeros_like(moved, dtype=bool)
         ring[0, :] = ring[-1, :] = ring[:, 0] = ring[:, -1] = True
         cx, cy = self.layout.discard.center
-        dx, dy = self.layout.draw.center
         card = self.layout.card_px
         found = []
         for i in range(1, n):
@@ -171,33 +170,48 @@ class ArmWatch:
             ys, xs = np.nonzero(blob)
             if len(edge):  # from outside the picture
                 ey, ex = edge.mean(axis=0)
-                far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+                ends = [int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))]
             else:  # an arm from where it was last seen, or a card moving
-                # Its far end nearest the discard pile, its other end farthest from that.
+                # Its other end: the farthest from its point nearest the discard pile.
                 near = int(np.argmin((xs * to_layout - cx) ** 2 + (ys * to_layout - cy) ** 2))
                 back = int(np.argmax((xs - xs[near]) ** 2 + (ys - ys[near]) ** 2))
                 length = math.hypot(float(xs[back] - xs[near]), float(ys[back] - ys[near]))
                 if length * to_layout < cfg.span * card:
                     continue  # not from outside the picture: a card moving, not an arm
-                ex, ey, far = float(xs[back]), float(ys[back]), near
-            tip = (float(xs[far]) * to_layout, float(ys[far]) * to_layout)
-            to_discard, to_draw = math.dist(tip, (cx, cy)), math.dist(tip, (dx, dy))
-            at_discard = to_discard <= cfg.reach * card
-            at_draw = to_draw <= cfg.draw_reach * card
-            if not (at_discard or at_draw):
-                continue
-            pile = DRAW if at_draw and (to_draw < to_discard or not at_discard) else DISCARD
+                ex, ey = float(xs[back]), float(ys[back])
+                # Its far end: the farthest from that (an arm reaching over the discard
+                # pile to the draw pile ends there), or, when that is at no pile (the
+                # changes of a shaking striped table joined to the arm), the point
+                # nearest the discard pile.
+                ends = [int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2)), near]
             entry = (float(ex) * to_layout, float(ey) * to_layout)
-            seat = self.layout.seat_for_bearing(self.layout.bearing(*entry))
-            found.append(
-                ArmSighting(
-                    t, seat, entry, tip, pile, at_discard, to_draw / card, to_discard / card
-                )
-            )
+            for end in ends:
+                tip = (float(xs[end]) * to_layout, float(ys[end]) * to_layout)
+                sighting = self._at_pile(t, entry, tip)
+                if sighting is not None:
+                    found.append(sighting)
+                    break
         self.sightings.extend(found)
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()
         return found
+
+    def _at_pile(
+        self, t: float, entry: tuple[float, float], tip: tuple[float, float]
+    ) -> ArmSighting | None:
+        """The sighting of an arm come in at ``entry`` whose far end is ``tip`` (the
+        layout's pixels), if that reaches a pile."""
+        cfg, layout = self.cfg, self.layout
+        card = layout.card_px
+        to_discard = math.dist(tip, layout.discard.center)
+        to_draw = math.dist(tip, layout.draw.center)
+        at_discard = to_discard <= cfg.reach * card
+        at_draw = to_draw <= cfg.draw_reach * card
+        if not (at_discard or at_draw):
+            return None
+        pile = DRAW if at_draw and (to_draw < to_discard or not at_discard) else DISCARD
+        seat = layout.seat_for_bearing(layout.bearing(*entry))
+        return ArmSighting(t, seat, entry, tip, pile, at_discard, to_draw / card, to_discard / card)
 
     def seat_between(self, t0: float, t1: float) -> int | None:
         """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was.

@@ -102,13 +102,49 @@ def test_a_long_arm_not_seen_to_the_frame_s_edge_is_an_arm_a_moving_card_is_not(
     assert ArmWatch(layout).cfg.span * card < 165 - 20
     seen = arms.update(arm, 0.1) + arms.update(arm, 0.2)
     assert [s.seat for s in seen] == [1, 1]
-    assert seen[0].entry[0] < 25 and math.dist(seen[0].tip, layout.discard.center) < 4
+    # Seen from its far end (x 164, rows 110-130) at the discard pile's centre.
+    assert seen[0].entry[0] < 25 and seen[0].tip[0] >= 160 and abs(seen[0].tip[1] - 120) <= 10
     moving = ArmWatch(layout)
     moving.update(table, 0.0)
     for k, x in enumerate((100, 115, 130)):  # a card slid towards the pile, no arm
         frame = table.copy()
         frame[100:140, x : x + 26] = (30, 30, 200)
         assert moving.update(frame, 0.1 * (k + 1)) == []
+
+
+def test_an_arm_not_seen_to_the_edge_reaching_over_the_discard_pile_draws() -> None:
+    # A dark arm lost over a dark floor reaches across the discard pile to the draw
+    # pile beyond it (random-7031 seed 804, Ann's draw): its far end is at the draw
+    # pile, not at its point nearest the discard pile on the way (until 6 December
+    # 2026 the watcher saw an arm at the discard pile, and no draw).
+    layout = TableLayout.default(320, 240, 4)  # seat 0 at the bottom
+    card, draw = layout.card_px, layout.draw.center
+    table = np.full((240, 320, 3), 120, np.uint8)
+    arms = ArmWatch(layout)
+    assert arms.update(table, 0.0) == []
+    arm = table.copy()
+    start = (150, 220)  # short of the frame's bottom edge
+    cv2.line(arm, start, (round(draw[0]), round(draw[1])), (90, 140, 200), 14)
+    assert math.dist(start, draw) > ArmWatch(layout).cfg.span * card
+    seen = arms.update(arm, 0.1) + arms.update(arm, 0.2)
+    assert [(s.seat, s.pile) for s in seen] == [(0, "draw"), (0, "draw")]
+    assert seen[0].to_draw < 0.3 and seen[0].entry[1] > 200
+
+
+def test_an_arm_whose_far_end_is_no_pile_is_seen_at_its_point_nearest_the_discard_pile() -> None:
+    # A shaking striped table's changes joined to an arm lost over the floor: its far
+    # end then lies out on the table, at no pile; the arm is still at the discard pile
+    # (random-7027 seed 803: Bob's covered red 9, his arm lost for seven frames).
+    layout = TableLayout.default(320, 240, 4)
+    table = np.full((240, 320, 3), 120, np.uint8)
+    arms = ArmWatch(layout)
+    assert arms.update(table, 0.0) == []
+    arm = table.copy()
+    arm[110:130, 20:165] = (90, 140, 200)  # from the left, to the pile's centre
+    cv2.line(arm, (100, 125), (200, 205), (90, 140, 200), 10)  # changes joined to it
+    seen = arms.update(arm, 0.1)
+    assert [(s.seat, s.pile) for s in seen] == [(1, "discard")]
+    assert math.dist(seen[0].tip, layout.discard.center) < 0.3 * layout.card_px
 
 
 def test_an_arm_little_brighter_than_the_table_in_dim_light_is_an_arm() -> None:
