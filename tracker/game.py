@@ -51,6 +51,9 @@ class Game:
         self.seq = 0
         self._s = GameState()
         self._history: list[Event] = []
+        #: Positions in the history of the events applied marked ``"inferred": true``
+        #: (a healer's events for what the camera missed): :attr:`events` keeps the mark.
+        self._inferred: set[int] = set()
         self._checkpoints: dict[int, GameState] = {0: self._s.copy()}
         self._handlers: dict[str, Any] = {
             etype: partial(handler, self._ctx) for etype, handler in HANDLERS.items()
@@ -87,6 +90,7 @@ class Game:
         """
         self.seq += 1
         self._ctx.extra = None
+        inferred = isinstance(event, dict) and event.get(INFERRED) is True
         if not isinstance(event, _EVENT_CLASSES):
             try:
                 event = parse_event(event)
@@ -110,6 +114,8 @@ class Game:
                 self._s.multi = ()
             history = self._history
             history.append(event)
+            if inferred:
+                self._inferred.add(len(history) - 1)
             if not len(history) % self.CHECKPOINT_EVERY:
                 self._checkpoints[len(history)] = self._s.copy()
         return self._verdict(ok, alerts)
@@ -136,11 +142,13 @@ class Game:
         ('Ann', 'Bob')
         """
         saved = (self.seq, self._s, list(self._history), dict(self._checkpoints))
+        inferred = set(self._inferred)
         self._s = self._s.copy()  # the handlers change the state in place
         try:
             return self.apply(event)
         finally:
             self.seq, self._s, self._history, self._checkpoints = saved
+            self._inferred = inferred
             self._ctx.extra = None
 
     def apply_json(self, line: str | bytes) -> Verdict:
@@ -164,8 +172,23 @@ class Game:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The events that changed the state, in order (undone ones removed), as JSON."""
-        return [event.to_json() for event in self._history]
+        """The events that changed the state, in order (undone ones removed), as JSON;
+        those applied marked ``"inferred": true`` keep the mark.
+
+        >>> game = Game()
+        >>> _ = game.apply({"type": "round", "players": ["Ann", "Bob"], "dealer": "Bob"})
+        >>> _ = game.apply({"type": "flip", "card": "red-5"})
+        >>> _ = game.apply({"type": "draw", "player": "Ann", "inferred": True})
+        >>> game.events[-1]
+        {'type': 'draw', 'player': 'Ann', 'inferred': True}
+        >>> game.history[-1]
+        Draw(player='Ann', count=None)
+        """
+        marked = self._inferred
+        return [
+            {**event.to_json(), INFERRED: True} if i in marked else event.to_json()
+            for i, event in enumerate(self._history)
+        ]
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -228,6 +251,7 @@ class Game:
             bad = Bad("nothing-to-undo", "nothing to undo")
             return self._verdict(False, [bad.alert])
         self._history.pop()
+        self._inferred.discard(len(self._history))
         self._rebuild()
         return self._verdict(True, [])
 
@@ -246,6 +270,8 @@ class Game:
 # ---------------------------------------------------------------------- helpers
 
 _EVENT_CLASSES: Final = tuple(EVENT_TYPES.values())
+#: The key that marks an event the healer inferred (:attr:`Game.events` keeps it).
+INFERRED: Final = "inferred"
 
 
 __all__ = ["Game", "Verdict"]

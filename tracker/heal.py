@@ -81,8 +81,7 @@ class Healer:
         self._asked = 0
         self.view = PileView(self.settings, game)  # the camera's view of the pile
         self._refused: list[Event] = []  # refused events no explanation took yet
-        #: Draws the healer inferred (log indices), and those the camera then saw late.
-        self._inferred_draws: set[int] = set()
+        #: The inferred draws (log indices) the camera then saw late (:meth:`_seen_late`).
         self._late: set[int] = set()
 
     # ------------------------------------------------------------------ public API
@@ -335,7 +334,7 @@ class Healer:
                 continue
             late = (
                 before.get("type") == "draw"
-                and index in self._inferred_draws
+                and before.get("inferred") is True
                 and before.get("player") == event["player"]
                 and int(before.get("count", 1)) >= int(event.get("count", 1))
                 and index not in self._late
@@ -361,21 +360,6 @@ class Healer:
 
     def _done(self, healed: Healed) -> Healed:
         self.view.note(self.game)
-        drawn = [e for e in healed.inferred if e.get("type") == "draw"]
-        if drawn:
-            log = self.game.events
-            for event in drawn:
-                plain = {k: v for k, v in event.items() if k != "inferred"}
-                index = next(
-                    (
-                        i
-                        for i in range(len(log) - 1, -1, -1)
-                        if log[i] == plain and i not in self._inferred_draws
-                    ),
-                    None,
-                )
-                if index is not None:
-                    self._inferred_draws.add(index)
         return healed
 
 

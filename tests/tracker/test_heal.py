@@ -240,14 +240,14 @@ def test_misread_starter_seen_by_the_camera_is_corrected() -> None:
     h = healer(flip="red-8")  # the starter is red-6
     healed = see(h, "red-6", 0.0)
     assert len(healed) == 1 and healed[0].alerts == [] and healed[0].kind == "misread"
-    # The steps carry the mark (the game's typed history keeps the event itself).
+    # The steps carry the mark and what it was; the game's log keeps the mark alone.
     assert healed[0].steps[-1][0] == {
         "type": "flip",
         "card": "red-6",
         "inferred": True,
         "was": "red-8",
     }
-    assert h.game.events[-1] == {"type": "flip", "card": "red-6"}
+    assert h.game.events[-1] == {"type": "flip", "card": "red-6", "inferred": True}
     clean(h, {"type": "play", "card": "blue-6", "player": "Ann"})
 
 
@@ -335,7 +335,8 @@ def test_the_referee_names_a_fan_s_unseen_card_with_one_tap() -> None:
     options = [o["en"] for o in healed.alerts[0].params["options"]]
     fixed = h.resolve(options.index("Ann played red-9 + blue-9 together"), card="red-9")
     assert fixed.ok and fixed.alerts == [] and h.question is None
-    assert h.game.events[-1] == {"type": "play", "cards": ["red-9", "blue-9"], "player": "Ann"}
+    fan = {"type": "play", "cards": ["red-9", "blue-9"], "player": "Ann", "inferred": True}
+    assert h.game.events[-1] == fan
 
 
 def test_an_open_question_ends_with_its_round() -> None:
@@ -405,10 +406,12 @@ def test_inferred_events_undo_like_any_other() -> None:
     clean(h, {"type": "play", "card": "red-draw2", "player": "Ann"})
     steps = h.apply({"type": "play", "card": "red-4", "player": "Cy"}).steps
     assert steps[0][0] == {"type": "draw", "player": "Bob", "count": 2, "inferred": True}
-    assert h.game.events[-2] == {"type": "draw", "player": "Bob", "count": 2}
+    assert h.game.events[-2] == steps[0][0]  # the game's log keeps the mark
     assert h.undo().ok and h.game.events[-1]["type"] == "draw"  # Cy's play taken back
     assert h.undo().ok and h.game.events[-1]["card"] == "red-draw2"  # then the inferred draw
     assert h.game.state_json()["pending_draw"] == 2
+    clean(h, {"type": "draw", "player": "Bob", "count": 2})  # the mark went with it
+    assert "inferred" not in h.game.events[-1]
 
 
 def test_the_steps_replay_to_the_same_game() -> None:

@@ -142,3 +142,25 @@ def test_fast_json_line_equals_json_dumps_for_any_name() -> None:
             expected = json.dumps(verdict.to_json(language), ensure_ascii=False)
             assert verdict.dumps(language) == expected
     assert verdicts[2].state["turn"] == "A B" and verdicts[2].state["color"] is None
+
+
+def test_an_inferred_event_keeps_its_mark_undone_and_applied_again() -> None:
+    # The healer applies what the camera missed marked "inferred"; a correction takes
+    # the events since back and applies the log again: the mark stays with its event
+    # (until 6 December 2026 the log dropped it, and a healer's check on it was dead).
+    game = deal()
+    ok(game, {"type": "draw", "player": "Ann", "inferred": True})
+    ok(game, {"type": "pass", "player": "Ann"})
+    log = game.events
+    assert log[-2] == {"type": "draw", "player": "Ann", "inferred": True}
+    assert game.judge({"type": "undo"}).ok and game.events == log  # judging keeps it
+    game.undo()
+    game.undo()
+    assert all("inferred" not in e for e in game.events)
+    for event in log[-2:]:
+        ok(game, event)
+    assert game.events == log
+    game.undo()
+    game.undo()
+    ok(game, {"type": "draw", "player": "Ann"})  # the same draw, seen: no mark
+    assert game.events[-1] == {"type": "draw", "player": "Ann"}
