@@ -156,6 +156,9 @@ class PileColors:
         self._recent: deque[tuple[float, _Look]] = deque()
         self.recent_s = recent_s
         self._run_kept = False  # the current still spell has its entry in _still
+        # The last answer of _ink_hands, for the same two pictures: one play asks
+        # new_colors two to four times (strips, a fan's end, a twin).
+        self._ink_hands_memo: tuple[_Look, _Look, npt.NDArray[np.bool_]] | None = None
         self._run_hand: bool | None = None  # the current still spell has a hand in it
 
     def _but_draw_pile(self, x0: int, y0: int, w: int, h: int) -> npt.NDArray[np.bool_]:
@@ -289,6 +292,9 @@ class PileColors:
         """Ink that changed from ``before`` to ``now`` and, in one piece with skin or
         more ink of its colour, reaches the edge of the wider picture
         (:data:`HAND_MARGIN`): a hand's, cut to the picture around the pile."""
+        memo = self._ink_hands_memo
+        if memo is not None and memo[0] is now and memo[1] is before:
+            return memo[2]
         hsv = np.asarray(cv2.cvtColor(now.wide, cv2.COLOR_BGR2HSV), np.uint8)
         lab, colors, hue = self._maps(now.wide, hsv, now.light)
         before_lab = np.asarray(cv2.cvtColor(before.wide, cv2.COLOR_BGR2LAB), np.uint8)
@@ -304,6 +310,7 @@ class PileColors:
         out = np.zeros((h, w), bool)
         part = hands[oy : oy + h, ox : ox + w]
         out[: part.shape[0], : part.shape[1]] = part
+        self._ink_hands_memo = (now, before, out)
         return out
 
     def _joined(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
