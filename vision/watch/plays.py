@@ -378,8 +378,13 @@ class PlayRules:
         if self.state.pile_colors is None or not group:
             return False
         top = max(group, key=lambda tr: self.state.seen(tr, t))
-        # For the first card, before it was first seen (it may lie there from the start).
-        before = self.state.before_it_came(t)
+        # Before it came to lie there as what it is read as now: a card covered onto
+        # the pile whose track was the old top card's reads as itself only after its
+        # votes outweigh the old ones (random-7038 seed 803: 0.8 s), and the pile lay
+        # still with it in that time. For the first card, before it was first seen (it
+        # may lie there from the start).
+        began = self.state.tracker.rest_began(top, card, top.name)
+        before = min(self.state.before_it_came(t), began)
         if not self.state.pile:
             before = min(before, min(tr.first_t for tr in group))
         patches = self.state.pile_colors.new_colors(
