@@ -179,11 +179,14 @@ class ArmWatch:
                 if length * to_layout < cfg.span * card:
                     continue  # not from outside the picture: a card moving, not an arm
                 ex, ey = float(xs[back]), float(ys[back])
-                # Its far end: the farthest from that (an arm reaching over the discard
-                # pile to the draw pile ends there), or, when that is at no pile (the
-                # changes of a shaking striped table joined to the arm), the point
-                # nearest the discard pile.
-                ends = [int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2)), near]
+                # Its far end: its point nearest the discard pile; but one that crosses
+                # the discard pile ends beyond it, the farthest from its other end (an
+                # arm reaching over the pile to draw), unless that end is at no pile
+                # (the changes of a shaking striped table joined to the arm). Changes
+                # beside the pile (an arm's wake on a grained table) keep the nearest.
+                ends = [near]
+                if self.layout.discard.contains(xs[near] * to_layout, ys[near] * to_layout):
+                    ends.insert(0, int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2)))
             entry = (float(ex) * to_layout, float(ey) * to_layout)
             for end in ends:
                 tip = (float(xs[end]) * to_layout, float(ys[end]) * to_layout)

@@ -147,6 +147,23 @@ def test_an_arm_whose_far_end_is_no_pile_is_seen_at_its_point_nearest_the_discar
     assert math.dist(seen[0].tip, layout.discard.center) < 0.3 * layout.card_px
 
 
+def test_changes_not_seen_to_the_edge_beside_the_discard_pile_end_nearest_it() -> None:
+    # Only a long change that crosses the discard pile is followed past it: the wake of
+    # an arm on a grained table, beside the pile from the draw pile down, not seen to
+    # the frame's edge, ends where it comes nearest the discard pile, as before 6
+    # December 2026 (covering-high-camera seed 615: Cy's arm gone, the wood's changes
+    # ran to the draw pile for four frames, a draw he never made).
+    layout = TableLayout.default(320, 240, 4)
+    table = np.full((240, 320, 3), 120, np.uint8)
+    arms = ArmWatch(layout)
+    assert arms.update(table, 0.0) == []
+    wake = table.copy()
+    wake[70:225, 203:223] = (90, 140, 200)  # beside the discard pile, up to the draw pile
+    seen = arms.update(wake, 0.1)
+    assert [(s.seat, s.pile) for s in seen] == [(0, "discard")]
+    assert not layout.discard.contains(*seen[0].tip) and seen[0].to_draw > 1.0
+
+
 def test_an_arm_little_brighter_than_the_table_in_dim_light_is_an_arm() -> None:
     # In dim light a light arm on a pinkish table differs from it by 12-20 levels
     # (covering-dim-webcam seed 601): seen, where the table's noise is not.
