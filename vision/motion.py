@@ -164,3 +164,49 @@ class Motion:
             return False  # stopped; or a fast card, stopped hard
         along = (now[0] * before[0] + now[1] * before[1]) / (came * math.hypot(*before) or 1.0)
         return along >= math.cos(math.radians(self.cfg.creep_angle_deg))
+
+    def sliding(self, tr: Track, card: float) -> bool:
+        """Slid on slowly and steadily by a hand that still holds it: over the last
+        three ``creep_s`` and over the last one and a half, a straight line fitted to its
+        places moves at ``slide_speed`` card lengths a second or more, and at no more
+        than ``creep_slow`` a ``creep_s``, over the later half at least
+        :data:`SLIDE_STEADY` times as fast as over the whole (a card easing to rest,
+        however it came, slows down). Its box's jitter hides such a slow card's move over
+        one ``creep_s`` (:meth:`creeping`) now and then: ``fast-messy-24fps`` seed 640,
+        Cy's yellow 7, slid on at 0.4-0.6 card lengths a second for 4 s, was played 2 s
+        before he let go of it, then taken for taken back as it slid on.
+        """
+        cfg = self.cfg
+        if not cfg.slide_speed:
+            return False
+        window = 3 * cfg.creep_s
+        last_t = tr.sightings[-1].t
+        if last_t - tr.sightings[0].t < window:
+            return False  # not seen long enough to tell
+        recent = [s for s in tr.sightings if last_t - s.t <= window + 1e-9]
+        later = [s for s in recent if last_t - s.t <= window / 2 + 1e-9]
+        if len(later) < 3:
+            return False  # a gap: nothing to tell from
+        slowest, fastest = cfg.slide_speed * card, cfg.creep_slow * card / cfg.creep_s
+        speeds = [math.hypot(*_velocity(part)) for part in (recent, later)]
+        # Steadily: a card easing to rest moves slower over the later half.
+        steady = speeds[1] >= SLIDE_STEADY * speeds[0]
+        return steady and all(slowest <= v <= fastest for v in speeds)
+
+
+#: A card slid on steadily moves over the later half of the time looked at at least
+#: this share of its speed over the whole (:meth:`Motion.sliding`).
+SLIDE_STEADY = 0.7
+
+
+def _velocity(sightings: list[Sighting]) -> tuple[float, float]:
+    """The velocity (pixels a second) of a straight line fitted to ``sightings``'
+    places over their times (least squares; at least two times)."""
+    n = len(sightings)
+    mt = sum(s.t for s in sightings) / n
+    mx = sum(s.x for s in sightings) / n
+    my = sum(s.y for s in sightings) / n
+    var = sum((s.t - mt) ** 2 for s in sightings) or 1e-9
+    vx = sum((s.t - mt) * (s.x - mx) for s in sightings) / var
+    vy = sum((s.t - mt) * (s.y - my) for s in sightings) / var
+    return vx, vy

@@ -41,6 +41,11 @@ class WatcherConfig:
     creep: float = 0.03  # last creep_s, on the line (within creep_angle_deg) it came
     creep_angle_deg: float = 60.0  # along the creep_s before, and then no farther than
     creep_slow: float = 0.25  # creep_slow (a slow card), is creeping to rest: not at rest
+    #: A card slid on steadily by a hand that still holds it: over the last three
+    #: creep_s, and over the last one and a half, it moves this fast (a straight line
+    #: fitted to its places) and no faster than creep_slow a creep_s: still on its way,
+    #: not at rest (0: off; vision.motion.Motion.sliding).
+    slide_speed: float = 0.25  # card lengths a second
     lost_s: float = 0.45  # a track unseen this long is gone
     match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
     min_confidence: float = 0.25  # ignore weaker detections

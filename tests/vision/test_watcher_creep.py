@@ -62,3 +62,36 @@ def test_a_slow_card_hiding_the_top_card_as_it_creeps_in_is_no_take_back() -> No
         ("play", "red-7"),
         ("play", "red-3"),
     ]
+
+
+#: A slow player's hand slides a card steadily onto the pile, holding it all the way:
+#: half a card length a second for 2.4 s, its box jittering by up to 3 px across its
+#: way (Cy's yellow 7, ``fast-messy-24fps`` seed 640, the trained recogniser's boxes).
+HELD_FRAMES = 72
+HELD_JITTER = ((0.0, 0.0), (3.0, 1.0), (-3.0, -1.0), (2.5, -1.5), (-2.0, 1.5), (1.0, 0.0))
+
+
+def slid_while_held(config: WatcherConfig | None = None) -> tuple[list[tuple[float, str]], float]:
+    """The events (time, type) after the flip, and the time the card stopped."""
+    table = started("red-5")
+    start_y = CENTER[1] + 1.2 * LAYOUT.card_px
+    for i in range(1, HELD_FRAMES + 1):
+        jx, jy = HELD_JITTER[i % len(HELD_JITTER)]
+        y = start_y + (CENTER[1] - start_y) * i / HELD_FRAMES
+        table.frames.append([*table.visible_pile(), det("red-7", CENTER[0] + jx, y + jy)])
+    stopped = (len(table.frames) - 1) / FPS
+    table.pile.append([("red-7", *CENTER)])
+    table.still(30)
+    events = feed(table, Watcher(LAYOUT, PLAYERS, config or WatcherConfig()))
+    return [(t, e["type"]) for t, e in events][1:], stopped
+
+
+def test_a_card_slid_on_steadily_while_held_is_played_when_it_stops() -> None:
+    out, stopped = slid_while_held()
+    assert [kind for _, kind in out] == ["play"]
+    assert stopped - 0.15 <= out[0][0] <= stopped + 0.3
+
+
+def test_without_the_slide_rule_its_box_s_jitter_has_it_played_on_the_way() -> None:
+    out, stopped = slid_while_held(WatcherConfig(slide_speed=0.0))
+    assert out[0] == (out[0][0], "play") and out[0][0] < stopped - 0.3

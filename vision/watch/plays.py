@@ -199,6 +199,7 @@ class PlayRules:
                     tr, t, card, self.cfg.rest_s, self.lying.still_within(tr, card)
                 )
                 or self.state.tracker.creeping(tr, card)
+                or self.state.tracker.sliding(tr, card)
                 or self.landing.airborne(tr, t, card)
             ):
                 continue

@@ -115,7 +115,8 @@ class TakeBackRules:
 
     def _landing(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr`` a new card landing on the pile: about to be played, or brought in
-        and creeping to rest on it (a slow card hides the top one before it stops)?"""
+        and creeping to rest on it, or slid on by a hand still holding it (a slow card
+        hides the top one before it stops)?"""
         if tr.pending_since is not None:
             return True
         return (
@@ -123,7 +124,7 @@ class TakeBackRules:
             and tr.last_t == t
             and tr.was_outside_discard
             and self.state.layout.discard.contains(*tr.xy)
-            and self.state.tracker.creeping(tr, card)
+            and (self.state.tracker.creeping(tr, card) or self.state.tracker.sliding(tr, card))
         )
 
     def _put_on_it(self, tr: Track, t: float, card: float) -> bool:
