@@ -170,7 +170,7 @@ class Motion:
         three ``creep_s`` and over the last one and a half, a straight line fitted to its
         places moves at ``slide_speed`` card lengths a second or more, and at no more
         than ``creep_slow`` a ``creep_s``, over the later half at least
-        :data:`SLIDE_STEADY` times as fast as over the whole (a card easing to rest,
+        ``slide_steady`` times as fast as over the whole (a card easing to rest,
         however it came, slows down). Its box's jitter hides such a slow card's move over
         one ``creep_s`` (:meth:`creeping`) now and then: ``fast-messy-24fps`` seed 640,
         Cy's yellow 7, slid on at 0.4-0.6 card lengths a second for 4 s, was played 2 s
@@ -190,13 +190,8 @@ class Motion:
         slowest, fastest = cfg.slide_speed * card, cfg.creep_slow * card / cfg.creep_s
         speeds = [math.hypot(*_velocity(part)) for part in (recent, later)]
         # Steadily: a card easing to rest moves slower over the later half.
-        steady = speeds[1] >= SLIDE_STEADY * speeds[0]
+        steady = speeds[1] >= cfg.slide_steady * speeds[0]
         return steady and all(slowest <= v <= fastest for v in speeds)
-
-
-#: A card slid on steadily moves over the later half of the time looked at at least
-#: this share of its speed over the whole (:meth:`Motion.sliding`).
-SLIDE_STEADY = 0.7
 
 
 def _velocity(sightings: list[Sighting]) -> tuple[float, float]:

@@ -46,6 +46,7 @@ class WatcherConfig:
     #: fitted to its places) and no faster than creep_slow a creep_s: still on its way,
     #: not at rest (0: off; vision.motion.Motion.sliding).
     slide_speed: float = 0.25  # card lengths a second
+    slide_steady: float = 0.7  # ... and over the later half this share of that speed or more
     lost_s: float = 0.45  # a track unseen this long is gone
     match_gate: float = 0.8  # link a detection to a track within this distance (+ motion)
     min_confidence: float = 0.25  # ignore weaker detections
