@@ -9,6 +9,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from synth.video import OracleDetector, RenderResult, render_video, simulated_game
@@ -69,13 +70,23 @@ def test_arms_give_the_seat_of_covered_plays(covered: RenderResult) -> None:
     assert sum(by_card.get(e["card"]) != e["player"] for e in seated) <= 1
 
 
+#: A small table seen from above: seats bottom, left, top, right (0-3).
+SMALL = TableLayout.default(320, 240, 4)
+
+
+def plain_table() -> tuple[ArmWatch, npt.NDArray[np.uint8]]:
+    """An arm watch of :data:`SMALL` that has seen its plain grey table (nothing there
+    yet), and a picture of that table to draw on."""
+    arms = ArmWatch(SMALL)
+    table = np.full((240, 320, 3), 120, np.uint8)
+    assert arms.update(table, 0.0) == []
+    return arms, table
+
+
 def test_an_arm_from_the_left_edge_is_the_left_seat_and_a_card_alone_is_none(
     tmp_path: Path,
 ) -> None:
-    layout = TableLayout.default(320, 240, 4)  # seats: bottom, left, top, right
-    arms = ArmWatch(layout)
-    table = np.full((240, 320, 3), 120, np.uint8)
-    assert arms.update(table, 0.0) == []
+    arms, table = plain_table()
     # A card appearing on the pile on its own, with no arm: no sighting.
     card = table.copy()
     card[100:140, 145:175] = (30, 30, 200)
@@ -92,20 +103,15 @@ def test_a_long_arm_not_seen_to_the_frame_s_edge_is_an_arm_a_moving_card_is_not(
     # A dark arm over a dark floor is lost past the table's edge: what is seen of it
     # runs from the table's edge to the pile, long as no card is (covering-high-camera
     # seed 606). A card alone, moving, is short.
-    layout = TableLayout.default(320, 240, 4)  # seats: bottom, left, top, right
-    card = layout.card_px
-    table = np.full((240, 320, 3), 120, np.uint8)
-    arms = ArmWatch(layout)
-    assert arms.update(table, 0.0) == []
+    arms, table = plain_table()
     arm = table.copy()
     arm[110:130, 20:165] = (90, 140, 200)  # from the left, not reaching the frame's edge
-    assert ArmWatch(layout).cfg.span * card < 165 - 20
+    assert arms.cfg.span * SMALL.card_px < 165 - 20
     seen = arms.update(arm, 0.1) + arms.update(arm, 0.2)
     assert [s.seat for s in seen] == [1, 1]
     # Seen from its far end (x 164, rows 110-130) at the discard pile's centre.
     assert seen[0].entry[0] < 25 and seen[0].tip[0] >= 160 and abs(seen[0].tip[1] - 120) <= 10
-    moving = ArmWatch(layout)
-    moving.update(table, 0.0)
+    moving, _ = plain_table()
     for k, x in enumerate((100, 115, 130)):  # a card slid towards the pile, no arm
         frame = table.copy()
         frame[100:140, x : x + 26] = (30, 30, 200)
@@ -117,15 +123,12 @@ def test_an_arm_not_seen_to_the_edge_reaching_over_the_discard_pile_draws() -> N
     # pile beyond it (random-7031 seed 804, Ann's draw): its far end is at the draw
     # pile, not at its point nearest the discard pile on the way (until 6 December
     # 2026 the watcher saw an arm at the discard pile, and no draw).
-    layout = TableLayout.default(320, 240, 4)  # seat 0 at the bottom
-    card, draw = layout.card_px, layout.draw.center
-    table = np.full((240, 320, 3), 120, np.uint8)
-    arms = ArmWatch(layout)
-    assert arms.update(table, 0.0) == []
+    arms, table = plain_table()
+    draw = SMALL.draw.center
     arm = table.copy()
-    start = (150, 220)  # short of the frame's bottom edge
+    start = (150, 220)  # short of the frame's bottom edge (seat 0's)
     cv2.line(arm, start, (round(draw[0]), round(draw[1])), (90, 140, 200), 14)
-    assert math.dist(start, draw) > ArmWatch(layout).cfg.span * card
+    assert math.dist(start, draw) > arms.cfg.span * SMALL.card_px
     seen = arms.update(arm, 0.1) + arms.update(arm, 0.2)
     assert [(s.seat, s.pile) for s in seen] == [(0, "draw"), (0, "draw")]
     assert seen[0].to_draw < 0.3 and seen[0].entry[1] > 200
@@ -135,16 +138,13 @@ def test_an_arm_whose_far_end_is_no_pile_is_seen_at_its_point_nearest_the_discar
     # A shaking striped table's changes joined to an arm lost over the floor: its far
     # end then lies out on the table, at no pile; the arm is still at the discard pile
     # (random-7027 seed 803: Bob's covered red 9, his arm lost for seven frames).
-    layout = TableLayout.default(320, 240, 4)
-    table = np.full((240, 320, 3), 120, np.uint8)
-    arms = ArmWatch(layout)
-    assert arms.update(table, 0.0) == []
+    arms, table = plain_table()
     arm = table.copy()
     arm[110:130, 20:165] = (90, 140, 200)  # from the left, to the pile's centre
     cv2.line(arm, (100, 125), (200, 205), (90, 140, 200), 10)  # changes joined to it
     seen = arms.update(arm, 0.1)
     assert [(s.seat, s.pile) for s in seen] == [(1, "discard")]
-    assert math.dist(seen[0].tip, layout.discard.center) < 0.3 * layout.card_px
+    assert math.dist(seen[0].tip, SMALL.discard.center) < 0.3 * SMALL.card_px
 
 
 def test_changes_not_seen_to_the_edge_beside_the_discard_pile_end_nearest_it() -> None:
@@ -153,15 +153,12 @@ def test_changes_not_seen_to_the_edge_beside_the_discard_pile_end_nearest_it() -
     # the frame's edge, ends where it comes nearest the discard pile, as before 6
     # December 2026 (covering-high-camera seed 615: Cy's arm gone, the wood's changes
     # ran to the draw pile for four frames, a draw he never made).
-    layout = TableLayout.default(320, 240, 4)
-    table = np.full((240, 320, 3), 120, np.uint8)
-    arms = ArmWatch(layout)
-    assert arms.update(table, 0.0) == []
+    arms, table = plain_table()
     wake = table.copy()
     wake[70:225, 203:223] = (90, 140, 200)  # beside the discard pile, up to the draw pile
     seen = arms.update(wake, 0.1)
     assert [(s.seat, s.pile) for s in seen] == [(0, "discard")]
-    assert not layout.discard.contains(*seen[0].tip) and seen[0].to_draw > 1.0
+    assert not SMALL.discard.contains(*seen[0].tip) and seen[0].to_draw > 1.0
 
 
 def test_an_arm_little_brighter_than_the_table_in_dim_light_is_an_arm() -> None:
