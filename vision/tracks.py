@@ -37,6 +37,9 @@ from vision.motion import Motion
 from vision.watcher_config import WatcherConfig
 
 BACK = "back"
+#: Sighting times are frame numbers over a frame rate: a span this much short of a
+#: setting is that setting (3 frames at 15 frames/s span 0.2 s, less a rounding).
+SPAN_ROUNDING_S = 1e-9
 
 
 class TrackState(Enum):
@@ -305,6 +308,8 @@ class CardTracker(Motion):
         pairs: list[tuple[float, int, int]] = []
         for ti, tr in enumerate(live):
             dt = max(0.0, t - tr.last_t)
+            # Hidden a while: as many frames as hidden_gap_s spans at this frame rate.
+            hidden = dt >= cfg.hidden_gap_s - SPAN_ROUNDING_S
             lx, ly = tr.xy
             # Predicted position; damped, as cards slow down before they land.
             px, py = lx + damp * tr.vx * dt, ly + damp * tr.vy * dt
@@ -328,11 +333,7 @@ class CardTracker(Motion):
                     continue  # cards are not turned over in flight: a back stays a back
                 if tr.settled and name != tr.name:
                     continue  # a card on the pile keeps its face; another face is another card
-                if (
-                    tr.settled
-                    and dt >= cfg.hidden_gap_s
-                    and box_overlap(box, tr.box) < cfg.same_box_overlap
-                ):
+                if tr.settled and hidden and box_overlap(box, tr.box) < cfg.same_box_overlap:
                     continue  # hidden a while, then lying otherwise: a copy put on it
                 if name != tr.name and not moving and d > cfg.other_face_reach * card:
                     continue  # another face, elsewhere: another card, not a misreading
@@ -344,14 +345,14 @@ class CardTracker(Motion):
                     tr, tr.last_t, card, cfg.quiet_play_rest_s, cfg.lying_still
                 )
                 if (
-                    (unlike_faces(name, tr.name) or (name != tr.name and dt >= cfg.hidden_gap_s))
+                    (unlike_faces(name, tr.name) or (name != tr.name and hidden))
                     and box_overlap(box, tr.box) < cfg.same_box_overlap
                     and lying
                 ):
                     continue  # a card lying still, then an unlike face lying otherwise,
                     # or another face lying otherwise after a hand hid it: a card put on
                     # it, not a misreading
-                if unlike_faces(name, tr.name) and dt >= cfg.hidden_gap_s and lying:
+                if unlike_faces(name, tr.name) and hidden and lying:
                     continue  # a card lying still, hidden a while by a hand, then an
                     # unlike face where it lay: a card put square on it
                 if (
@@ -549,7 +550,7 @@ class CardTracker(Motion):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         px, py = tr.xy
         dt = t - tr.last_t
-        if dt >= self.cfg.hidden_gap_s - 1e-9:
+        if dt >= self.cfg.hidden_gap_s - SPAN_ROUNDING_S:
             tr.back_t = t  # a hand over it, say: it may lie otherwise now
             tr.lay_before = self._how_it_lay(tr)
         if dt > 1e-6:
