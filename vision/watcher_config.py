@@ -170,6 +170,9 @@ class WatcherConfig:
     off_pile_margin: float = 0.2  # a card of the top play seen beyond this: carried off
     carried_off_from: float = 1.5  # a face first seen this near a top card ...
     carried_off_travel: float = 0.3  # ... going this much farther away: carried off
+    below_copy_margin: float = 0.15  # a face of the top play seen this much nearer the spot
+    # of the same face on the card below than its own is that card, uncovered (a copy
+    # taken back unread: TakeBackRules._below_copy)
     unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
     lift_arm_before_s: float = 0.3  # ... unless an arm was at the discard pile from this long
     lift_arm_after_s: float = 0.3  # ... before the top card was last seen to this long after

@@ -65,3 +65,41 @@ def test_a_card_gone_with_no_arm_at_the_pile_waits_longer_than_the_next_play() -
     # next play comes first and the take-back is not seen.
     events = lifted_unseen(arm_at_pile=False)
     assert {"type": "undo"} not in events
+
+
+def copy_lifted_unseen(offset: tuple[float, float]) -> list[dict[str, object]]:
+    """The flip is a blue 8; Bob plays the other blue 8 at ``offset`` from it and takes
+    it back unread, his arm seen at the pile: his hand hides the pile for a quarter of
+    a second, then the first blue 8 shows again where it lay (``drop`` seed 643, trained
+    recogniser: a third of a card length away)."""
+    table = started("blue-8")
+    x0, y0 = table.pile[-1][0][1:]
+    table.bring(["blue-8"], SEAT_EDGE["Bob"], (x0 + offset[0], y0 + offset[1]))
+    table.still(30)
+    lifted = len(table.frames)
+    table.still(8, covered=True)
+    table.pile.pop()
+    table.still(40)
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(lifted - 6, lifted + 4))
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(detections(frame), i / FPS)
+    return out[1:]
+
+
+def test_a_copy_lifted_unseen_off_the_same_face_is_an_undo() -> None:
+    # The blue 8 seen again lies nearer where the first one lay than where Bob's lay:
+    # it is the card below, not Bob's blue 8 still there.
+    assert copy_lifted_unseen((-11.0, -24.0)) == [
+        {"type": "play", "card": "blue-8", "player": "Bob"},
+        {"type": "undo"},
+    ]
+
+
+def test_a_copy_put_on_the_same_spot_and_seen_again_is_no_undo() -> None:
+    # Put squarely on the first one: the blue 8 seen is as near Bob's spot as the
+    # first one's, and it may be Bob's still lying there (a hand over it a moment).
+    assert copy_lifted_unseen((-2.0, -3.0)) == [
+        {"type": "play", "card": "blue-8", "player": "Bob"},
+    ]

@@ -47,12 +47,35 @@ class TakeBackRules:
             for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
                 if tr.name != c or math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) > near:
                     continue
+                if self._below_copy(tr, top, below, card):
+                    continue
                 # Once a card of the top play was seen carried off, a card with its
                 # face at that spot is another copy under it (or its track mixed up
                 # with one): the top play is gone.
                 if not top.left:
                     return True
         return False
+
+    def _below_copy(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
+        """Is ``tr``, the face of a top card seen near where it lies, rather the same face
+        on the card below, lying nearer to that one's spot than to the top card's?
+
+        A copy of the card below played on it and taken back unread (the hand hides it,
+        then it is blurred) leaves the same face showing a little beside where it lay
+        (``drop`` seed 643, trained recogniser: Bob's blue 8 on the starter blue 8, a
+        third of a card length apart). A track of the top play is its card wherever it
+        lies; two copies put on the same spot cannot be told apart this way.
+        """
+        if tr.id in top.ids or tr.name != below.top:
+            return False
+        bx, by = below.spots[-1]
+        to_below = math.hypot(tr.xy[0] - bx, tr.xy[1] - by)
+        to_top = min(
+            math.hypot(tr.xy[0] - sx, tr.xy[1] - sy)
+            for c, (sx, sy) in zip(top.cards, top.spots, strict=True)
+            if c == tr.name
+        )
+        return to_below + self.cfg.below_copy_margin * card < to_top
 
     def _carried_off(self, tr: Track, top: PileEntry, card: float) -> bool:
         """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
