@@ -118,6 +118,8 @@ class LyingCardRules:
         if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
         came_in = self.state.came_in(tr, card)
+        if not came_in and self.reads_as_pile_card_now(tr, card):
+            return False
         arrived = self.arrived(tr, card)
         if not came_in and max(c for n, c in tr.votes if n == name) < self.cfg.clear_look:
             # A card just put down lies on top, uncovered: it is seen clearly at least
@@ -181,6 +183,21 @@ class LyingCardRules:
             )
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def reads_as_pile_card_now(self, tr: Track, card: float) -> bool:
+        """Is ``tr``, voted another face, read in its latest look as the pile card lying
+        where it lies?
+
+        A hand over the pile shades the card under it, and the recogniser may read it
+        as another face while the hand is there; once it goes, the card reads as itself
+        again (``covering-candle-20fps`` seed 643, trained recogniser: the starter blue 8,
+        read as a wild under Bob's hand, was played as one). A card put down is read as
+        itself once the hand is gone, not as the card under it.
+        """
+        if tr.last_name == tr.name:
+            return False
+        reach = self.cfg.same_spot * card
+        return any(c == tr.last_name for c, _ in self.state.pile_cards_near(tr.xy, reach))
 
     def put_down_by_arm(self, tr: Track) -> bool:
         """Did an arm bring this card, first seen on the pile (a covering hand)?
