@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE, ArmProbe, ArmSighting
 from vision.watcher_config import WatcherConfig
@@ -100,6 +100,24 @@ class ArmVisit:
     #: The farthest its far end went from the draw pile's centre since it was last
     #: there (card lengths; 0 until it has been there).
     drew_back: float = 0.0
+    #: When it was seen (every sighting, in order).
+    seen_t: list[float] = field(default_factory=list)
+
+    def longest_run(self, look_s: float) -> int:
+        """The most sightings in a row: each at most a look and a half after the last
+        (``look_s``, the time between two looks).
+
+        >>> v = ArmVisit(0, 0.0, 0.0, seen_t=[0.0, 0.1, 0.3, 0.4, 0.5, 0.7])
+        >>> v.longest_run(0.1)
+        3
+        """
+        best = run = 0
+        last = -math.inf
+        for t in self.seen_t:
+            run = run + 1 if t - last <= 1.5 * look_s else 1
+            best = max(best, run)
+            last = t
+        return best
 
     def back_for_more(self, s: ArmSighting, retreat: float, gone_s: float) -> bool:
         """Is ``s``, at the draw pile, the arm back for another card? It went
@@ -116,6 +134,7 @@ class ArmVisit:
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
+        self.seen_t.append(s.t)
         # At the discard pile, and not an arm going back from the draw pile over it.
         at_discard = (
             s.pile == DISCARD
@@ -276,6 +295,11 @@ class ArmDrawRules:
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s - ROUNDING_S:
             return False  # passing over the draw pile on the way elsewhere
+        if math.isfinite(self._look_s) and visit.longest_run(self._look_s) < cfg.arm_draw_run:
+            # An arm stays in view while it reaches: seen look after look. The changes a
+            # shaking camera makes of the table's edges blink in and out (shaky-untidy-28fps
+            # seed 615: Cy's side, three draws he never made).
+            return False
         if visit.to_draw > cfg.arm_draw_near:
             return False  # near the draw pile, never at it: a hand passing over the table
         if visit.discard_after_draw > cfg.arm_draw_discard_share * visit.after_draw:
