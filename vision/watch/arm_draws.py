@@ -14,10 +14,11 @@ long (and not gone to the discard pile), is at the draw pile again: a player dra
 a penalty card by card, the arm in view throughout, makes a visit per card. It is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
 least ``arm_draw_looks`` frames (with a slower camera, as many as it takes in
-``arm_draw_seen_s``: :meth:`ArmDrawRules.looks_needed`), came within ``arm_draw_near`` of the pile's
-centre, and was afterwards at the discard pile in at most an
-``arm_draw_discard_share`` of its frames; and it is no arm going back from the
-discard pile past the draw pile (that seat's arm was at the discard pile
+``arm_draw_seen_s``: :meth:`ArmDrawRules.looks_needed`), its arm was seen in
+``arm_draw_run`` looks in a row at least (:meth:`ArmVisit.longest_run`), its far end
+came within ``arm_draw_near`` of the pile's centre, and was afterwards at the
+discard pile in at most an ``arm_draw_discard_share`` of its frames; and it is no
+arm going back from the discard pile past the draw pile (that seat's arm was at the discard pile
 ``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
 seat play: :meth:`ArmDrawRules.played`), and no card of that seat (or of no
 known seat) was put down during the visit. No visit begun before the round's first
