@@ -62,6 +62,9 @@ __all__ = ["ArmDrawRules", "ArmVisit", "CardDraw"]
 #: Sighting times are frame numbers over a frame rate: a span this much short of a
 #: setting is that setting (5 frames at 20 frames/s span 0.2 s, less a rounding).
 ROUNDING_S = 1e-6
+#: Two sightings are in a row when the second comes at most this many looks after
+#: the first (a look's time jitters with the camera's clock).
+IN_A_ROW_LOOKS = 1.5
 
 
 @dataclass
@@ -105,8 +108,8 @@ class ArmVisit:
     seen_t: list[float] = field(default_factory=list)
 
     def longest_run(self, look_s: float) -> int:
-        """The most sightings in a row: each at most a look and a half after the last
-        (``look_s``, the time between two looks).
+        """The most sightings in a row: each at most ``IN_A_ROW_LOOKS`` looks after the
+        last (``look_s``, the time between two looks).
 
         >>> v = ArmVisit(0, 0.0, 0.0, seen_t=[0.0, 0.1, 0.3, 0.4, 0.5, 0.7])
         >>> v.longest_run(0.1)
@@ -115,7 +118,7 @@ class ArmVisit:
         best = run = 0
         last = -math.inf
         for t in self.seen_t:
-            run = run + 1 if t - last <= 1.5 * look_s else 1
+            run = run + 1 if t - last <= IN_A_ROW_LOOKS * look_s else 1
             best = max(best, run)
             last = t
         return best
