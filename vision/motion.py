@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from vision.tracks import Sighting, Track
     from vision.watcher_config import WatcherConfig
 
+#: Sighting times are frame numbers over a frame rate: a span this much short of a
+#: setting is that setting (3 frames at 15 frames/s span 0.2 s, less a rounding).
+SPAN_ROUNDING_S = 1e-9
+
 
 class Motion:
     """Judgements of a track's motion, for :class:`vision.tracks.CardTracker`."""
@@ -35,7 +39,7 @@ class Motion:
         for n, s in enumerate(reversed(tr.sightings), start=1):
             if math.hypot(s.x - last.x, s.y - last.y) > lim:
                 return False
-            if n >= 2 and last.t - s.t >= rest_s - 1e-9:
+            if n >= 2 and last.t - s.t >= rest_s - SPAN_ROUNDING_S:
                 return True
         return False
 
@@ -56,7 +60,7 @@ class Motion:
         window: list[Sighting] = []
         for s in reversed(tr.sightings):
             window.append(s)
-            if t - s.t >= rest_s - 1e-9:
+            if t - s.t >= rest_s - SPAN_ROUNDING_S:
                 break
         else:
             return False  # not seen that long
@@ -93,7 +97,8 @@ class Motion:
         boxes = [
             s.box
             for s in tr.sightings
-            if last.t - s.t <= window_s + 1e-9 and math.hypot(s.x - last.x, s.y - last.y) <= lim
+            if last.t - s.t <= window_s + SPAN_ROUNDING_S
+            and math.hypot(s.x - last.x, s.y - last.y) <= lim
         ]
         x1, y1, x2, y2 = (statistics.median(b[k] for b in boxes) for k in range(4))
         return (x1, y1, x2, y2)
@@ -104,7 +109,7 @@ class Motion:
         did among its sightings kept."""
         later = None
         for s in reversed(tr.sightings):
-            if later is not None and later.t - s.t >= gap_s - 1e-9:
+            if later is not None and later.t - s.t >= gap_s - SPAN_ROUNDING_S:
                 return later.t
             if s.t <= after:
                 return None
@@ -150,7 +155,7 @@ class Motion:
         spans: list[list[Sighting]] = [[], [], []]  # the latest first
         for s in tr.sightings:
             if last_t - s.t <= 3 * h:
-                spans[min(2, int((last_t - s.t) / h + 1e-9))].append(s)
+                spans[min(2, int((last_t - s.t) / h + SPAN_ROUNDING_S))].append(s)
         if not all(spans):
             return False  # a gap: nothing to tell from
         (x2, y2), (x1, y1), (x0, y0) = (
@@ -183,8 +188,8 @@ class Motion:
         last_t = tr.sightings[-1].t
         if last_t - tr.sightings[0].t < window:
             return False  # not seen long enough to tell
-        recent = [s for s in tr.sightings if last_t - s.t <= window + 1e-9]
-        later = [s for s in recent if last_t - s.t <= window / 2 + 1e-9]
+        recent = [s for s in tr.sightings if last_t - s.t <= window + SPAN_ROUNDING_S]
+        later = [s for s in recent if last_t - s.t <= window / 2 + SPAN_ROUNDING_S]
         if len(later) < 3:
             return False  # a gap: nothing to tell from
         slowest, fastest = cfg.slide_speed * card, cfg.creep_slow * card / cfg.creep_s

@@ -33,13 +33,10 @@ from typing import NamedTuple
 from tracker.cards import COLORS
 from vision.calibration import TableLayout
 from vision.detections import Candidates
-from vision.motion import Motion
+from vision.motion import SPAN_ROUNDING_S, Motion
 from vision.watcher_config import WatcherConfig
 
 BACK = "back"
-#: Sighting times are frame numbers over a frame rate: a span this much short of a
-#: setting is that setting (3 frames at 15 frames/s span 0.2 s, less a rounding).
-SPAN_ROUNDING_S = 1e-9
 
 
 class TrackState(Enum):

@@ -15,6 +15,7 @@ import math
 from collections import deque
 
 from vision.arm_probe import SEEN_THERE
+from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import BACK, Track, box_overlap, card_value
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
@@ -66,7 +67,7 @@ class LyingCardRules:
             if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
                 continue
             back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
-            moved = back is None or t - back < wait - 1e-9
+            moved = back is None or t - back < wait - SPAN_ROUNDING_S
             if moved:
                 # Never unseen, yet lying elsewhere now: one box for it and a copy put
                 # nearly on it (grainy-webcam-13fps seed 619, trained recogniser: Bob's
@@ -78,7 +79,11 @@ class LyingCardRules:
                 # 0 back, with the first form of this rule).
                 after = max(top.t, self.state.pile_changed_t)
                 back = motion.moved_to_rest(tr, card, after=after)
-            if back is None or t - back < wait - 1e-9 or not motion.at_rest(tr, t, card, wait):
+            if (
+                back is None
+                or t - back < wait - SPAN_ROUNDING_S
+                or not motion.at_rest(tr, t, card, wait)
+            ):
                 continue
             rest = motion.rest_box(tr, card, wait)
             if box_overlap(rest, ref) >= self.cfg.same_box_overlap:

@@ -14,6 +14,7 @@ import math
 from collections import deque
 
 from tracker.cards import COLORS
+from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import (
     BACK,
     Track,
@@ -336,7 +337,7 @@ class PlayRules:
         sizes = sorted(
             apparent_scale(s.box, card)
             for s in top_tr.sightings
-            if t - s.t <= self.cfg.rest_s + 1e-9
+            if t - s.t <= self.cfg.rest_s + SPAN_ROUNDING_S
         )
         scale = sizes[len(sizes) // 2] if sizes and top_tr.name == names[-1] else None
         if not self.state.pile:
