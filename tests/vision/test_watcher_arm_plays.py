@@ -10,7 +10,17 @@ import math
 
 import pytest
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, started
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Table,
+    feed,
+    kinds,
+    started,
+)
 from tests.vision.test_watcher import frame_detections as detections
 from tests.vision.test_watcher_covered_copy import ArmAtPile, ArmsAtPile, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
@@ -37,10 +47,7 @@ def watched(
 
 def events(w: Watcher, table: Table) -> list[dict[str, object]]:
     """``w``'s events over ``table``'s frames."""
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return kinds(feed(table, w))
 
 
 def deep_card_seen_again(config: WatcherConfig | None = None) -> list[dict[str, object]]:

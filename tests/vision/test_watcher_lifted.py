@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
-from tests.vision.test_watcher import frame_detections as detections
+from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, feed, kinds, started
 from vision.arm_probe import DISCARD, ArmSighting
 from vision.watcher import Watcher
 
@@ -30,6 +29,15 @@ class ArmsSeen:
         return [s for s in self.seen if s.t >= t]
 
 
+def with_arm(table: Table, player: str | None, frames: range) -> list[dict[str, object]]:
+    """The watcher's events on ``table``, ``player``'s arm seen at the discard pile in
+    ``frames`` (no arm probe when ``player`` is None)."""
+    w = Watcher(LAYOUT, PLAYERS)
+    if player is not None:
+        w.arms = ArmsSeen(PLAYERS.index(player), frames)
+    return kinds(feed(table, w))
+
+
 def lifted_unseen(arm_at_pile: bool) -> list[dict[str, object]]:
     """Ann plays a blue 7 and takes it back; the recogniser never reads it on its way
     out (only the blue 5 below shows); Ann plays a blue 9, landing 1.4 s after it was lifted."""
@@ -43,13 +51,7 @@ def lifted_unseen(arm_at_pile: bool) -> list[dict[str, object]]:
     table.still(12)
     table.bring(["blue-9"], SEAT_EDGE["Ann"])
     table.still(30)
-    w = Watcher(LAYOUT, PLAYERS)
-    if arm_at_pile:
-        w.arms = ArmsSeen(PLAYERS.index("Ann"), range(lifted - 6, lifted + 4))
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out
+    return with_arm(table, "Ann" if arm_at_pile else None, range(lifted - 6, lifted + 4))
 
 
 def test_a_card_lifted_unseen_by_an_arm_at_the_pile_is_an_undo_before_the_next_play() -> None:
@@ -80,12 +82,7 @@ def copy_lifted_unseen(offset: tuple[float, float]) -> list[dict[str, object]]:
     table.still(8, covered=True)
     table.pile.pop()
     table.still(40)
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(lifted - 6, lifted + 4))
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out[1:]
+    return with_arm(table, "Bob", range(lifted - 6, lifted + 4))[1:]
 
 
 def test_a_copy_lifted_unseen_off_the_same_face_is_an_undo() -> None:

@@ -4,10 +4,8 @@ itself again once the hand is gone: no play. Same made-up table as
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, started
-from tests.vision.test_watcher import frame_detections as detections
-from tests.vision.test_watcher_lifted import ArmsSeen
-from vision.watcher import Watcher
+from tests.vision.test_watcher import started
+from tests.vision.test_watcher_lifted import with_arm
 
 
 def shaded(afterwards: str) -> list[dict[str, object]]:
@@ -27,12 +25,7 @@ def shaded(afterwards: str) -> list[dict[str, object]]:
     table.still(4, covered=True)
     table.pile[-1][0] = (afterwards, x, y)
     table.still(30)
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(shaded_from - 4, shaded_from + 10))
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(detections(frame), i / FPS)
-    return out[1:]
+    return with_arm(table, "Bob", range(shaded_from - 4, shaded_from + 10))[1:]
 
 
 def test_a_pile_card_read_as_another_face_under_a_hand_is_no_play() -> None:
