@@ -154,6 +154,7 @@ class WatcherConfig:
     fan_still: float = 0.12  # and its boxes keep to one place within this
     ink_middle: float = 0.35  # new ink is looked for within this of a card's middle
     strip_off_top: float = 0.2  # colour this near the top card's middle is that card's
+    on_card_reach: float = 0.3  # a point this near a card's middle lies on it (half its width)
     fan_tail_beyond: float = 0.1  # a fan's tail lies at least this beyond its lowest card
     fan_tail_angle_deg: float = 30.0  # ... within this angle of the fan's line
     fan_end_reach: float = 0.3  # ink looked for this near a fan's end (a step past its lowest card)

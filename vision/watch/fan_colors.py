@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from tracker.cards import COLORS
 from vision.pile_probe import ColorPatch
 from vision.tracks import card_color, card_value
-from vision.watch.state import WatcherState
+from vision.watch.state import PileEntry, WatcherState
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,23 @@ class FanColorRules:
         # a fan of its value with its colour (a red 4 and a yellow 4 on a red 4) lays a
         # card of its face beside it (``house`` seed 713, plays of three: the red 4 of
         # Bob's fan taken for the starter, the yellow 4 reported alone).
+        # But new ink lying on the card the play went onto is no older card seen again:
+        # that card covers them (``drop`` held-out 646, opened: Ann's green 9 under her
+        # blue 9 on a green 3, the strip left out for a green 9 four plays down).
         onto = self.state.pile[-1]
-        strips = [(f, xy) for f, xy in strips if not self.state.pile_card_at(f, xy, card, onto)]
+        strips = [
+            (f, xy)
+            for f, xy in strips
+            if self._on_card(xy, onto, card) or not self.state.pile_card_at(f, xy, card, onto)
+        ]
         return strips, {p.color: p.area for p in patches}
+
+    def _on_card(self, xy: tuple[float, float], entry: PileEntry, card: float) -> bool:
+        """Does ``xy`` lie on the top card of ``entry`` (within ``on_card_reach`` of
+        its middle: inside it at any angle)?"""
+        if not entry.spots:
+            return False
+        return math.dist(xy, entry.spots[-1]) <= self.cfg.on_card_reach * card
 
     def _twin(
         self,
