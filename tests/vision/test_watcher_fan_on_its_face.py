@@ -8,8 +8,21 @@ stand-in as ``test_watcher_fan_end.py``."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+import math
+from typing import Any
+
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    feed,
+    kinds,
+    started,
+)
 from tests.vision.test_watcher_fan_end import PictureAt, at
+from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
 
 #: The fan's red 4 shows beside the yellow one, a third of a card from it.
@@ -37,4 +50,60 @@ def test_the_fan_s_card_of_the_face_it_goes_onto_is_found() -> None:
 def test_ink_of_another_colour_there_is_a_lower_card_as_before() -> None:
     assert yellow_4_on("red-4", "blue") == [
         {"type": "play", "cards": ["blue-4", "yellow-4"], "player": "Bob"}
+    ]
+
+
+class Before(PictureAt):
+    """:class:`PictureAt` whose ``first`` patches answer for a picture compared with
+    one from before ``switch_t`` (the flip and the play before the next one came),
+    its ``patches`` after."""
+
+    def __init__(self, first: list[ColorPatch], patches: list[ColorPatch], switch_t: float):
+        super().__init__(patches)
+        self.first, self.switch_t, self.before = first, switch_t, -math.inf
+
+    def _now(self, since: float) -> list[ColorPatch]:
+        return self.first if self.before < self.switch_t else self.patches
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float, **kw: Any
+    ) -> list[ColorPatch] | None:
+        self.before = kw.get("before", math.inf)
+        return super().new_colors(near, radius, since=since, **kw)
+
+
+def blue_9_on_a_green_3(green_3_dx: float) -> list[dict[str, object]]:
+    """A green 9 turned up, Bob's green 3 put on it ``green_3_dx`` to the side, then
+    Ann's blue 9 (the recogniser sees it alone), with new green ink a fan's step from
+    it, at the pile's middle. The events after the flip."""
+    table = started("green-9")
+    table.bring(["green-3"], SEAT_EDGE["Bob"], end=(CENTER[0] + green_3_dx, CENTER[1]))
+    table.still(20)
+    blue_9_comes = len(table.frames) / FPS
+    table.bring(["blue-9"], SEAT_EDGE["Ann"], end=(CENTER[0] + STEP, CENTER[1]))
+    table.still(20)
+    picture = Before(
+        [at("green", 0.5, 0.0), at("green", 0.5, green_3_dx)],
+        [at("blue", 0.5, STEP), at("green", 0.16, 0.0)],
+        blue_9_comes,
+    )
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
+def test_new_ink_on_the_card_played_onto_is_no_deeper_card_seen_again() -> None:
+    # The green ink lies on the green 3, which covers the green 9 turned up under it:
+    # a green 9 put down under the blue one (held-out ``drop`` 646, opened: Ann's
+    # green 9 under her blue 9 on a green 3, left out for the green 9 four plays down).
+    assert blue_9_on_a_green_3(0.0) == [
+        {"type": "play", "card": "green-3", "player": "Bob"},
+        {"type": "play", "cards": ["green-9", "blue-9"], "player": "Ann"},
+    ]
+
+
+def test_ink_where_only_a_deeper_card_of_that_face_lies_is_that_card() -> None:
+    # The green 3 lies half a card aside: the green at the pile's middle is the
+    # green 9 turned up, shown again (test_watcher's pile-holds-that-face test).
+    assert blue_9_on_a_green_3(40.0) == [
+        {"type": "play", "card": "green-3", "player": "Bob"},
+        {"type": "play", "card": "blue-9", "player": "Ann"},
     ]
