@@ -346,7 +346,7 @@ class PileColors:
         found = self._changed_near(near, radius, since, before, else_at_since, hands)
         if found is None:
             return None
-        changed, now = found
+        changed, now, _ = found
         patches = []
         for k, name in enumerate(COLORS, start=1):
             mask = self._ink(changed, now, k, table_slivers)
@@ -399,16 +399,50 @@ class PileColors:
         found = self._changed_near(near, radius, since, before, False, True)
         if found is None:
             return None
-        changed, now = found
+        changed, now, _ = found
         mask = self._ink(changed, now, COLORS.index(color) + 1, table_slivers)
-        # The box in map pixels, rounded outwards (NumPy clips the slice to the map).
+        self._clear_box(mask, box)
+        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
+
+    def changed_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None:
+        """What changed within ``radius`` of ``near`` since the pile last lay still
+        (as :meth:`new_colors`, a hand left out), outside ``box``, where the picture
+        shows ink of ``color`` now or showed it then: its area (0.0: none) and its
+        middle; ``None`` when it cannot tell. A card put down on one of its own colour
+        brings little new ink, but its oval and figure fall where the old card's
+        did not; a card put down alone changes nothing outside its own box.
+        """
+        if color not in COLORS:
+            return None
+        found = self._changed_near(near, radius, since, before, False, True)
+        if found is None:
+            return None
+        changed, now, settled = found
+        k = COLORS.index(color) + 1
+        mask = changed & ((now.colors == k) | (settled.colors == k))
+        self._clear_box(mask, box)
+        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
+
+    def _clear_box(
+        self, mask: npt.NDArray[np.bool_], box: tuple[float, float, float, float]
+    ) -> None:
+        """Clear ``box`` (frame pixels) from ``mask`` (map pixels), rounded outwards
+        (NumPy clips the slice to the map)."""
         bx1, by1, bx2, by2 = box
         x1 = max(0, math.floor((bx1 - self._x0) * self.scale))
         y1 = max(0, math.floor((by1 - self._y0) * self.scale))
         x2 = max(0, math.ceil((bx2 - self._x0) * self.scale) + 1)
         y2 = max(0, math.ceil((by2 - self._y0) * self.scale) + 1)
         mask[y1:y2, x1:x2] = False
-        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
 
     def changed_area(
         self,
@@ -450,9 +484,10 @@ class PileColors:
         before: float,
         else_at_since: bool,
         hands: bool,
-    ) -> tuple[npt.NDArray[np.bool_], _Look] | None:
+    ) -> tuple[npt.NDArray[np.bool_], _Look, _Look] | None:
         """What changed within ``radius`` of ``near`` (less a hand, if ``hands``),
-        against the still picture :meth:`new_colors` describes, and the picture now."""
+        against the still picture :meth:`new_colors` describes, the picture now and
+        that still picture."""
         asked: list[tuple[_Look, bool]] = []
         for t, look, hand, began in reversed(self._still):
             if since <= t <= before:
@@ -476,7 +511,7 @@ class PileColors:
         if hands:
             changed &= ~self._hand(changed, now, settled)
         changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
-        return changed, now
+        return changed, now, settled
 
 
 def _around_discard(layout: TableLayout, margin: float) -> Zone:

@@ -55,6 +55,17 @@ class PileColorProbe(Protocol):
         table_slivers: bool = True,
     ) -> ColorPatch | None: ...
 
+    def changed_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None: ...
+
     def changed_area(
         self,
         near: tuple[float, float],

@@ -983,6 +983,19 @@ class PictureSays:
         # These pictures show no card's ink outside its own box.
         return None if self.around is None else ColorPatch(color, 0.0, near)
 
+    def changed_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+    ) -> ColorPatch | None:
+        # Nor any change there.
+        return None if self.around is None else ColorPatch(color, 0.0, near)
+
 
 def ink(color: str, area: float, dx: float = 0.0) -> ColorPatch:
     return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))
@@ -1286,3 +1299,15 @@ class SecondPlaySays:
         **kw: Any,
     ) -> ColorPatch | None:
         return self._now(since).new_ink_outside(color, box, near, radius, since=since, **kw)
+
+    def changed_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        **kw: Any,
+    ) -> ColorPatch | None:
+        return self._now(since).changed_outside(color, box, near, radius, since=since, **kw)

@@ -72,6 +72,19 @@ class PictureAt:
         ]
         return ColorPatch(color, sum(p.area for p in out), out[0].xy if out else near)
 
+    def changed_outside(
+        self,
+        color: str,
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        **kw: Any,
+    ) -> ColorPatch | None:
+        """New ink of ``color`` outside ``box`` is all that changed there."""
+        return self.new_ink_outside(color, box, near, radius, since=since, **kw)
+
 
 def at(color: str, area: float, dx: float) -> ColorPatch:
     return ColorPatch(color, area, (CENTER[0] + dx, CENTER[1]))

@@ -261,6 +261,17 @@ class SeveralCardRules:
             # As at the play: a lower card of another colour brought its ink beside it.
             found = [tr for tr in found if self.colors.inked(tr.name, top.top, top.inks)]
             fan = [(f, xy) for f, xy in fan if self.colors.inked(f, top.top, top.inks)]
+        if not found and not fan and top.refused and len(top.cards) == 1 and top.top in top.boxes:
+            # Refused alone: the lower card of the old top's colour, now the hand left.
+            fan = self.colors.under_unmatched(
+                top.top,
+                self.state.pile[-2].top,
+                top.spots[-1],
+                top.boxes[top.top],
+                top.since,
+                self.state.before_it_came(top.t),
+                card,
+            )
         if not found and not fan:
             return []
         for tr in found:

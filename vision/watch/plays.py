@@ -299,6 +299,16 @@ class PlayRules:
             ]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
+        if len(names) == 1 and not strips and seen_now and self.state.pile:
+            strips = self.colors.under_unmatched(
+                names[0],
+                self.state.pile[-1].top,
+                spots[0],
+                group[-1].box,
+                self.state.pile_changed_t,
+                self.state.before_it_came(t),
+                card,
+            )
         for face, xy in strips:
             names.insert(0, face)
             spots.insert(0, xy)
@@ -331,6 +341,7 @@ class PlayRules:
                 tr.state = TrackState.TWIN  # the same card boxed twice
                 tr.pending_since = None
         seat = self.seats.seat_of(group, card)
+        since = self.state.pile_changed_t
         self.state.pile_changed_t = t
         boxes = {tr.name: tr.box for tr in group}
         top_tr = group[-1]  # the best seen
@@ -359,6 +370,7 @@ class PlayRules:
                 inks=inks,
                 scale=scale,
                 boxes=boxes,
+                since=since,
             )
         )
         self.state.top_seen(t, played=True)

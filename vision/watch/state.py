@@ -38,6 +38,8 @@ class PileEntry:
     top_last_seen: float | None = None
     # When it was seen taken back (None: it was not).
     taken_back_t: float | None = None
+    # When the pile last changed before it came: its new ink is looked for since then.
+    since: float = -math.inf
 
     @property
     def top(self) -> str:
