@@ -426,6 +426,48 @@ def test_a_cards_colour_outside_its_box_is_measured_apart_from_the_card() -> Non
     assert colors.new_ink_outside("red", box, (cx, cy), 60, since=5.0) is None
 
 
+def test_a_card_of_the_old_top_s_colour_under_a_new_one_changes_that_colour_outside_its_box() -> (
+    None
+):
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    table = np.full((240, 320, 3), (60, 90, 120), np.uint8)  # brown wood
+    green, white, red = (60, 160, 40), (235, 235, 235), (40, 40, 220)
+    old = table.copy()
+    old[cy - 25 : cy + 25, cx - 40 : cx - 6] = green  # the old top, a green card
+    old[cy - 12 : cy + 12, cx - 30 : cx - 22] = white  # its oval
+    for i in range(12):
+        colors.update(old, i / 30)
+    box = (cx - 17.0, cy - 25.0, cx + 17.0, cy + 25.0)  # where the new red card lies
+
+    def picture(lower: bool) -> npt.NDArray[np.uint8]:
+        new = old.copy()
+        if lower:  # a green card of the red one's value under it, its oval elsewhere
+            new[cy - 25 : cy + 25, cx - 40 : cx - 6] = green
+            new[cy - 12 : cy + 12, cx - 39 : cx - 31] = white
+        new[cy - 25 : cy + 25, cx - 17 : cx + 17] = red
+        return new
+
+    colors.update(picture(False), 0.5)
+    alone = colors.changed_outside("green", box, (cx, cy), 60, since=0.1)
+    assert alone is not None and alone.area == 0.0  # a card alone changes only its box
+    assert colors.new_colors((cx, cy), 60, since=0.1) is not None
+    colors.update(picture(True), 0.6)
+    under = colors.changed_outside("green", box, (cx, cy), 60, since=0.1)
+    new_green = colors.new_ink_outside("green", box, (cx, cy), 60, since=0.1)
+    assert under is not None and new_green is not None
+    # Both ovals' places changed; only the old one's is new green.
+    assert under.area > 1.5 * new_green.area > 0.0
+    assert under.xy[0] < cx - 17  # outside the red card, on the green one
+    # The new card's colour changed only inside its box; a wild has no colour; no still
+    # picture since then: no answer.
+    own = colors.changed_outside("red", box, (cx, cy), 60, since=0.1)
+    assert own is not None and own.area == 0.0
+    assert colors.changed_outside("wild", box, (cx, cy), 60, since=0.1) is None
+    assert colors.changed_outside("green", box, (cx, cy), 60, since=5.0) is None
+
+
 def _wood_with_a_card(layout: TableLayout) -> npt.NDArray[np.uint8]:
     """A brown wooden table with a red card lying on the pile (white border)."""
     h, w = layout.height, layout.width
