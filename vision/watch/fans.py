@@ -265,7 +265,7 @@ class SeveralCardRules:
             # Refused alone: the lower card of the old top's colour, now the hand left.
             fan = self.colors.under_unmatched(
                 top.top,
-                self.state.pile[-2].top,
+                self.state.pile[-2],
                 top.spots[-1],
                 top.boxes[top.top],
                 top.since,

@@ -302,7 +302,7 @@ class PlayRules:
         if len(names) == 1 and not strips and seen_now and self.state.pile:
             strips = self.colors.under_unmatched(
                 names[0],
-                self.state.pile[-1].top,
+                self.state.pile[-1],
                 spots[0],
                 group[-1].box,
                 self.state.pile_changed_t,
