@@ -1,0 +1,67 @@
+"""A back lost near the draw pile while an arm was at the discard pile and none at the
+draw pile (``DrawRules._carried_to_discard``, :mod:`vision.watch.draws`): a covering
+hand carries its card past the draw pile to the discard pile, and the detector boxes
+the card under the hand as a back for a moment (``covering-dim-22fps`` and
+``covering-tilted-noisy`` held-out 649, opened: Cy's green 3 taken for a card Bob
+drew). Same made-up table as ``test_watcher.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tests.vision.test_watcher import DRAW, FPS, LAYOUT, PLAYERS, det, feed, kinds, started
+from vision.arm_probe import DISCARD, ArmSighting
+from vision.arm_probe import DRAW as AT_DRAW
+from vision.watcher import Watcher
+
+#: Where the back lies: left of the draw pile, 0.85 card lengths from its middle.
+BACK_AT = (DRAW[0] - 65.0, DRAW[1])
+
+
+class Arms:
+    """An arm probe: Cy's arm seen at each pile of ``piles`` in ``frames``."""
+
+    def __init__(self, piles: list[str], frames: range) -> None:
+        cy = PLAYERS.index("Cy")
+        self.seen = [
+            ArmSighting(i / FPS, cy, (320.0, 0.0), TIPS[pile], pile, pile == DISCARD)
+            for i in frames
+            for pile in piles
+        ]
+
+    def seat_for(self, first_t: float) -> int | None:
+        return None
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return [s for s in self.seen if s.t >= t]
+
+
+#: Where the arm's far end lies at each pile.
+TIPS = {DISCARD: (320.0, 240.0), AT_DRAW: DRAW}
+
+
+def events(arms: list[str] | None) -> list[dict[str, object]]:
+    """The draws seen when a back lies still beside the draw pile for a quarter of a
+    second, then is lost, Cy's arm seen meanwhile at each pile of ``arms`` (None: no
+    arm probe)."""
+    table = started()
+    start = len(table.frames)
+    for _ in range(8):
+        table.frames.append([*table.visible_pile(), det("back", *BACK_AT)])
+    table.still(30)
+    w = Watcher(LAYOUT, PLAYERS)
+    if arms is not None:
+        w.arms = Arms(arms, range(start - 2, start + 10))
+    return [e for e in kinds(feed(table, w))[1:] if e["type"] == "draw"]
+
+
+def test_a_back_lost_by_the_draw_pile_while_an_arm_is_at_the_discard_pile_is_no_draw() -> None:
+    assert events([DISCARD]) == []
+
+
+def test_with_an_arm_at_the_draw_pile_too_it_is_a_draw() -> None:
+    assert len(events([DISCARD, AT_DRAW])) == 1
+
+
+def test_without_the_arm_watch_it_is_a_draw_as_before() -> None:
+    assert len(events(None)) == 1
