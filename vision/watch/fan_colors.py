@@ -268,16 +268,16 @@ class FanColorRules:
     ) -> list[tuple[str, tuple[float, float]]]:
         """The lower card of a play of one card, ``face``, that matches the card it
         went onto (``onto``'s top) by neither colour nor value, and would with a card
-        of its value in the old top's colour under it. That card shows little new ink (its colour
-        falls where the old card's was) and the recogniser may not box it, but its
-        oval and figure change the picture of that colour outside the top card's box
-        (``box``, the card at ``xy``), where a card put down alone changes nothing:
-        ``refused_lower_change`` of it is that lower card (``evening-lamp-slide-24fps``
-        held-out 643, opened: Cy's green Draw Two under his red one on a green skip,
-        never boxed in the lamp's dim light). Not a 0 (printed once in a colour), not
-        on a wild (the colour named is not known here), not where a pile card of that
-        face lies off the old top card (that card, shown again). The pile as it lay
-        still between ``since`` and ``before``.
+        of its value in the old top's colour under it. That card shows little new ink
+        (its colour falls where the old card's was) and the recogniser may not box
+        it, but its oval and figure change the picture of that colour outside the top
+        card's box (``box``, the card at ``xy``), where a card put down alone changes
+        nothing: ``unmatched_lower_change`` of it is that lower card
+        (``evening-lamp-slide-24fps`` held-out 643, opened: Cy's green Draw Two under
+        his red one on a green skip, never boxed in the lamp's dim light). Not a 0
+        (printed once in a colour), not on a wild (the colour named is not known
+        here), not where a pile card of that face lies off the old top card (that
+        card, shown again). The pile as it lay still between ``since`` and ``before``.
         """
         if self.state.pile_colors is None:
             return []
@@ -295,7 +295,7 @@ class FanColorRules:
         patch = self.state.pile_colors.changed_outside(
             old, box, xy, self.cfg.strip_reach * card, since=since, before=before
         )
-        if patch is None or patch.area < self.cfg.refused_lower_change:
+        if patch is None or patch.area < self.cfg.unmatched_lower_change:
             return []
         lower = f"{old}-{value}"
         if not self._on_card(patch.xy, onto, card) and self.state.pile_card_at(
