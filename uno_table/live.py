@@ -244,6 +244,8 @@ class LiveRunner:
             frame = source.next_frame(last_index, timeout=0.5)
             if frame is None:
                 if source.ended:
+                    if session is not None:
+                        self._finish(session)
                     return  # a video file played to its end; its last frame stays shown
                 continue
             last_index = frame.index
@@ -306,6 +308,13 @@ class LiveRunner:
             session.use_layout(layout)
         except ValueError as exc:  # e.g. the players changed in between
             self._report(f"the saved layout was not used: {exc}")
+
+    def _finish(self, session: TableSession) -> None:
+        """The video ended: what the watcher still waited for is judged and sent."""
+        try:
+            session.finish()
+        except Exception as exc:  # the end of a video must not lose the game either
+            self._set(available=True, message=f"the video's end failed: {exc}")
 
     def _step(self, session: TableSession, image: Any, t: float, index: int) -> Any:
         try:

@@ -376,6 +376,7 @@ def replay_video(
                 handle(f.image, f.t, f.index, clock)
         finally:
             src.stop()
+    session.finish()
     result.errors = session.errors
     result.wall_s = time.perf_counter() - start
     return result

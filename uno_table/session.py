@@ -365,6 +365,15 @@ class TableSession:
             self.observe(top, self.moment)
         return result
 
+    def finish(self) -> None:
+        """The stream ended after the last :meth:`step` (a video played to its end):
+        the watcher's events that waited for frames that will not come are sent."""
+        if self.pipeline is None:
+            return
+        watcher = self.pipeline.watcher
+        self.send(watcher.finish(), list(watcher.times))
+        self.apply_rounds()
+
     def send(self, events: list[dict[str, object]], times: list[float] | None = None) -> None:
         """One frame's watcher events to the tracker, in order, with its feedback.
 

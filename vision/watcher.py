@@ -305,11 +305,26 @@ class Watcher:
             elif self.plays.lost_arriving(tr, card):
                 st.lost_arrivals.append(tr)
         st.tracks = kept
-        # Never before an event already given: the log stays in order.
+        self._time([self.draws.happened(ev, self.plays.happened(ev, t)) for ev in events])
+        return events
+
+    def finish(self) -> list[dict[str, object]]:
+        """The stream ended (after the last frame's :meth:`update`): what waits for
+        frames that will not come is judged now, the draws by arm waiting for their
+        arm to go back. :attr:`times` as after :meth:`update`."""
+        t = self.state.last_t
+        events = self.draws.finish(t)
+        if events:
+            self.state.play_is_last = False
+        self._time([self.draws.happened(ev, t) for ev in events])
+        return events
+
+    def _time(self, happened: list[float]) -> None:
+        """When each event given now happened, into :attr:`times`: never before an
+        event already given, so that the log stays in order."""
         times = []
-        for ev in events:
-            when = max(self.draws.happened(ev, self.plays.happened(ev, t)), self._given_t)
+        for when in happened:
+            when = max(when, self._given_t)
             times.append(when)
             self._given_t = when
         self.times = times
-        return events

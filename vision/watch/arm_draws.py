@@ -267,6 +267,18 @@ class ArmDrawRules:
                 ended.append(visit)
         return ended
 
+    def finish(self, card_draws: Sequence[CardDraw]) -> list[ArmVisit]:
+        """The stream ended (a video's last frame): every visit going on or waiting to
+        be judged is judged now, as if its arm had gone; no frame will come to show
+        it going back or a play it made (``covering-dim-22fps`` held-out 651, opened:
+        Ann's last draw, 1.6 s before the video's end, its arm seen at the discard
+        pile too, waiting ``arm_draw_play_wait_s`` more when the video ended). The
+        draws among them, in the order they began."""
+        visits = sorted([*self._closing, *self._open.values()], key=lambda v: v.t0)
+        self._closing.clear()
+        self._open.clear()
+        return [v for v in visits if self._ended(v, card_draws)]
+
     def _gone_s(self, visit: ArmVisit) -> float:
         """How long after its last sighting a visit is judged: an arm that was at the
         discard pile waits for the play it may have made there to be seen."""

@@ -12,7 +12,7 @@ from vision.tracks import (
     Track,
     same_moments,
 )
-from vision.watch.arm_draws import ArmDrawRules, CardDraw
+from vision.watch.arm_draws import ArmDrawRules, ArmVisit, CardDraw
 from vision.watch.seats import SeatRules
 from vision.watch.state import WatcherState
 
@@ -93,6 +93,19 @@ class DrawRules:
         visits = self.arm_draws.step(
             self.state.arms, t, recent, started=started, dealer=self.state.dealer
         )
+        return self._arm_draw_events(visits, t)
+
+    def finish(self, t: float) -> list[dict[str, object]]:
+        """The stream ended at ``t``: the draws by arm still waiting to be judged."""
+        self._happened.clear()
+        if self.state.arms is None:
+            return []
+        recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
+        return self._arm_draw_events(self.arm_draws.finish(recent), t)
+
+    def _arm_draw_events(self, visits: list[ArmVisit], t: float) -> list[dict[str, object]]:
+        """The draws of ``visits`` (ended by ``t``), each happened when its arm was
+        last at the draw pile."""
         out: list[dict[str, object]] = []
         for visit in visits:
             ev: dict[str, object] = {"type": "draw", "player": self.state.players[visit.seat]}
