@@ -401,8 +401,7 @@ class PileColors:
             return None
         changed, now, _ = found
         mask = self._ink(changed, now, COLORS.index(color) + 1, table_slivers)
-        self._clear_box(mask, box)
-        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
+        return self._patch_outside(color, mask, box, near)
 
     def changed_outside(
         self,
@@ -429,20 +428,25 @@ class PileColors:
         changed, now, settled = found
         k = COLORS.index(color) + 1
         mask = changed & ((now.colors == k) | (settled.colors == k))
-        self._clear_box(mask, box)
-        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
+        return self._patch_outside(color, mask, box, near)
 
-    def _clear_box(
-        self, mask: npt.NDArray[np.bool_], box: tuple[float, float, float, float]
-    ) -> None:
-        """Clear ``box`` (frame pixels) from ``mask`` (map pixels), rounded outwards
-        (NumPy clips the slice to the map)."""
+    def _patch_outside(
+        self,
+        color: str,
+        mask: npt.NDArray[np.bool_],
+        box: tuple[float, float, float, float],
+        near: tuple[float, float],
+    ) -> ColorPatch:
+        """The patch of ``color`` where ``mask`` (map pixels) holds outside ``box``
+        (frame pixels, rounded outwards; NumPy clips the slice to the map); area 0.0
+        at ``near`` when none."""
         bx1, by1, bx2, by2 = box
         x1 = max(0, math.floor((bx1 - self._x0) * self.scale))
         y1 = max(0, math.floor((by1 - self._y0) * self.scale))
         x2 = max(0, math.ceil((bx2 - self._x0) * self.scale) + 1)
         y2 = max(0, math.ceil((by2 - self._y0) * self.scale) + 1)
         mask[y1:y2, x1:x2] = False
+        return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
 
     def changed_area(
         self,

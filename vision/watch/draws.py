@@ -85,13 +85,16 @@ class DrawRules:
         """Draws no card was seen for: an arm at the draw pile that went back."""
         if self.state.arms is None:
             return []
-        recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
         # The dealer's arm takes the starter from the draw pile and goes back after
         # it lies on the discard pile: no draw until a while after the flip.
         pile = self.state.pile
         started = bool(pile) and t - pile[0].t >= self.cfg.arm_draw_after_discard_s
         visits = self.arm_draws.step(
-            self.state.arms, t, recent, started=started, dealer=self.state.dealer
+            self.state.arms,
+            t,
+            self._recent_card_draws(t),
+            started=started,
+            dealer=self.state.dealer,
         )
         return self._arm_draw_events(visits, t)
 
@@ -100,8 +103,11 @@ class DrawRules:
         self._happened.clear()
         if self.state.arms is None:
             return []
-        recent = [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
-        return self._arm_draw_events(self.arm_draws.finish(recent), t)
+        return self._arm_draw_events(self.arm_draws.finish(self._recent_card_draws(t)), t)
+
+    def _recent_card_draws(self, t: float) -> list[CardDraw]:
+        """The card rules' draws of the last ``looks_s`` before ``t``."""
+        return [d for d in self.card_draws if t - d.t <= self.cfg.looks_s]
 
     def _arm_draw_events(self, visits: list[ArmVisit], t: float) -> list[dict[str, object]]:
         """The draws of ``visits`` (ended by ``t``), each happened when its arm was
