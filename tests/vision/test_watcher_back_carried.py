@@ -7,37 +7,15 @@ drew). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from tests.vision.test_watcher import DRAW, FPS, LAYOUT, PLAYERS, det, feed, kinds, started
-from vision.arm_probe import DISCARD, ArmSighting
+from tests.vision.test_arm_draws import ScriptedArms
+from tests.vision.test_arm_draws import feed as feed_arms
+from tests.vision.test_watcher import DRAW, LAYOUT, PLAYERS, det, feed, kinds, started
+from vision.arm_probe import DISCARD
 from vision.arm_probe import DRAW as AT_DRAW
 from vision.watcher import Watcher
 
 #: Where the back lies: left of the draw pile, 0.85 card lengths from its middle.
 BACK_AT = (DRAW[0] - 65.0, DRAW[1])
-
-
-class Arms:
-    """An arm probe: Cy's arm seen at each pile of ``piles`` in ``frames``."""
-
-    def __init__(self, piles: list[str], frames: range) -> None:
-        cy = PLAYERS.index("Cy")
-        self.seen = [
-            ArmSighting(i / FPS, cy, (320.0, 0.0), TIPS[pile], pile, pile == DISCARD)
-            for i in frames
-            for pile in piles
-        ]
-
-    def seat_for(self, first_t: float) -> int | None:
-        return None
-
-    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
-        return [s for s in self.seen if s.t >= t]
-
-
-#: Where the arm's far end lies at each pile.
-TIPS = {DISCARD: (320.0, 240.0), AT_DRAW: DRAW}
 
 
 def events(arms: list[str] | None) -> list[dict[str, object]]:
@@ -49,10 +27,14 @@ def events(arms: list[str] | None) -> list[dict[str, object]]:
     for _ in range(8):
         table.frames.append([*table.visible_pile(), det("back", *BACK_AT)])
     table.still(30)
-    w = Watcher(LAYOUT, PLAYERS)
-    if arms is not None:
-        w.arms = Arms(arms, range(start - 2, start + 10))
-    return [e for e in kinds(feed(table, w))[1:] if e["type"] == "draw"]
+    if arms is None:
+        seen = kinds(feed(table, Watcher(LAYOUT, PLAYERS)))
+    else:
+        scripted = ScriptedArms()
+        for pile in arms:
+            scripted.at(range(start - 2, start + 10), "Cy", pile)
+        seen = feed_arms(table, scripted)
+    return [e for e in seen[1:] if e["type"] == "draw"]
 
 
 def test_a_back_lost_by_the_draw_pile_while_an_arm_is_at_the_discard_pile_is_no_draw() -> None:
