@@ -141,6 +141,20 @@ def box_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def box_within(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The share of upright box ``a`` that lies inside box ``b``.
+
+    >>> box_within((2, 2, 8, 8), (0, 0, 10, 10))
+    1.0
+    >>> box_within((5, 0, 15, 10), (0, 0, 10, 10))
+    0.5
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0
+
+
 def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:
     """The sightings of ``a`` and ``b`` from the same frames, in order (a frame's time
     is the one value every track seen in it records)."""

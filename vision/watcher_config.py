@@ -100,6 +100,17 @@ class WatcherConfig:
     # two at 30), then seen lying otherwise (same_box_overlap), another seat's arm at the
     # pile: a copy of its face put on it (LyingCardRules.copy_on_top) ...
     straighten_s: float = 1.0  # ... (or that of the seat that played it, this long after)
+    hidden_within: float = 0.95  # a pile card's face seen again boxed smaller, this share
+    # of the box inside the one that card had, is that card, part of it hidden by cards
+    # put on it since, no copy (LandingRules.covered_copy)
+    drawn_as_kept: int = 4  # the ways a top card's own track was boxed while it lay on
+    # top, kept per play ...
+    drawn_as_switches: int = 2  # ... a box its track switched to and from (by turns with
+    # another) this often is where that card lies too (LandingRules.covered_copy: a copy
+    # put down lies otherwise; one put on it by a quick hand may carry on its track,
+    # boxed where the copy lies from then on: one switch)
+    put_down_judged_s: float = 2.0  # a card first seen on the pile (or seen again after a
+    # hand hid it) is taken for one an arm put down only this long after
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm
     # (it brought that play; taken back since or not) ...

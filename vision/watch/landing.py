@@ -9,7 +9,7 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 from __future__ import annotations
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
-from vision.tracks import Track, apparent_scale, box_overlap
+from vision.tracks import Track, apparent_scale, box_overlap, box_within
 from vision.watch.state import PileEntry, WatcherState
 
 
@@ -112,6 +112,15 @@ class LandingRules:
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return all(
             box_overlap(box, e.boxes[c]) < self.cfg.same_box_overlap
+            # Boxed smaller, inside where it lay: part of it hidden by the cards put on it
+            # since (a copy put down lies on top, whole: messy-pile seed 654, the starter
+            # red 4 under five plays, boxed 0.1 card lengths narrower).
+            and box_within(box, e.boxes[c]) < self.cfg.hidden_within
+            # The detector boxed that card so by turns as it lay on top (messy-pile seed
+            # 654: the blue 6 atop Bob's fan of sixes, boxed at its place and, half the
+            # time, a fifth of a card higher; once Cy's yellow 6 hid its lower part,
+            # only so, taken for a copy his hand put down).
+            and not (c == e.top and self._lies_as_drawn(box, e))
             for c, e in near
             if c == tr.name and c in e.boxes
         )
@@ -186,6 +195,44 @@ class LandingRules:
         seat = self.state.arms.seat_for(tr.first_t)
         return seat is not None and seat != self.state.players.index(top.player)
 
+    def _drawn_as(self, top: PileEntry, box: tuple[float, float, float, float]) -> None:
+        """Note that the top card's own track was boxed as ``box`` now
+        (:attr:`PileEntry.drawn_as`): a switch, when its last box was drawn otherwise.
+
+        A copy put on the top card by a quick hand may carry on its track, boxed where
+        the copy lies from then on: one switch. A card boxed in two ways by turns
+        switches to each and back.
+        """
+        i = next(
+            (
+                k
+                for k, (drawn, _) in enumerate(top.drawn_as)
+                if box_overlap(box, drawn) >= self.cfg.same_box_overlap
+            ),
+            None,
+        )
+        if i is None:
+            if len(top.drawn_as) >= self.cfg.drawn_as_kept:
+                return
+            top.drawn_as.append((box, 0))
+            i = len(top.drawn_as) - 1
+        last = top.drawn_last
+        if last is not None and last != i:
+            for k in (last, i):
+                drawn, switches = top.drawn_as[k]
+                top.drawn_as[k] = (drawn, switches + 1)
+        top.drawn_last = i
+
+    def _lies_as_drawn(self, box: tuple[float, float, float, float], entry: PileEntry) -> bool:
+        """Was ``entry``'s top card's own track boxed as ``box`` (overlapping it by
+        ``same_box_overlap``) by turns with another box, switched to and from
+        (``drawn_as_switches``), while it lay on top?"""
+        return any(
+            switches >= self.cfg.drawn_as_switches
+            and box_overlap(box, drawn) >= self.cfg.same_box_overlap
+            for drawn, switches in entry.drawn_as
+        )
+
     def settle(self, t: float, card: float) -> None:
         """The top card's size as it lies still: a card played as it landed (still
         sideways, a little above the pile) looked bigger than it lies; and when its
@@ -198,6 +245,8 @@ class LandingRules:
                 continue
             if tr.last_t == t:
                 top.top_last_seen = t
+                if tr.last_name == top.top:
+                    self._drawn_as(top, tr.box)
             if (
                 self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
                 # Not just seen again after a gap (a hand over it): it may be another card
