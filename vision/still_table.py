@@ -7,9 +7,11 @@ down becomes table); a pixel that differs from the table by more than ``diff`` h
 
 * **A shaking camera** moves every edge on the table by a fraction of a pixel, enough
   to change the pixels of an untidy pile's edges or a patterned table's veins in
-  every frame. At an edge (a pixel whose 3 x 3 neighbourhood spans ``edge`` or more
-  in a channel) pixels are compared blurred (``blur_px``); an arm over the plain
-  table is compared sharp, its thin or dim parts kept.
+  every frame. Each frame is first shifted back onto the still table by the shift
+  that lines the two up best (phase correlation, ``align_max_px``); what is left of
+  the shake changes edges only, so at an edge (a pixel whose 3 x 3 neighbourhood
+  spans ``edge`` or more in a channel) pixels are compared blurred (``blur_px``); an
+  arm over the plain table is compared sharp, its thin or dim parts kept.
 * **A ghost**: the inside of an arm of one colour sliding along its length does not
   change from frame to frame, so after ``settle_s`` it becomes table, and when the
   arm leaves, the table it uncovers differs from that "table": an arm's shape that
@@ -35,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -62,6 +65,12 @@ class StillTableConfig:
     #: Remember the table a change covered when the change becomes table, and take a
     #: frame showing it again for table at once (no ghost of an arm that lay still).
     under: bool = True
+    #: A shaking camera moves the whole picture: each frame is first shifted onto the
+    #: still table by the shift that lines them up best (phase correlation), when that
+    #: is ``align_min_px`` or more and at most ``align_max_px`` (pixels of the small
+    #: copy; a larger one is no shake). 0 for ``align_max_px``: not shifted.
+    align_min_px: float = 0.2
+    align_max_px: float = 3.0
 
 
 def _channel_max(img: Picture) -> Picture:
@@ -108,6 +117,7 @@ class StillTable:
         self._has_under = np.zeros((1, 1), bool)
         self._prev: _Layer | None = None
         self._changed_t = np.zeros((1, 1), np.float32)
+        self._window: npt.NDArray[np.float32] | None = None
 
     def reset(self) -> None:
         """Forget the table (the next frame is the table)."""
@@ -119,6 +129,8 @@ class StillTable:
         the picture changed at once (the light, or the camera moved: begun again)."""
         cfg = self.cfg
         diff = cfg.diff * light
+        if self._still is not None and self._still.sharp.shape == sharp.shape:
+            sharp = self._aligned(sharp, self._still.sharp)
         soft = sharp
         if cfg.blur_px > 0:
             soft = np.asarray(cv2.GaussianBlur(sharp, (0, 0), cfg.blur_px), np.uint8)
@@ -154,6 +166,30 @@ class StillTable:
             self._begin(sharp, soft, t)
             return None
         return moved.astype(np.uint8)
+
+    def _aligned(self, sharp: Picture, ref: Picture) -> Picture:
+        """``sharp`` shifted onto ``ref`` when the camera shook (``align_min_px`` to
+        ``align_max_px``); as it is otherwise."""
+        cfg = self.cfg
+        if cfg.align_max_px <= 0:
+            return sharp
+        if self._window is None or self._window.shape != sharp.shape[:2]:
+            self._window = np.asarray(
+                cv2.createHanningWindow((sharp.shape[1], sharp.shape[0]), cv2.CV_32F)
+            )
+        gray = np.float32(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY))
+        gref = np.float32(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY))
+        (dx, dy), _response = cv2.phaseCorrelate(gref, gray, self._window)
+        if not cfg.align_min_px <= math.hypot(dx, dy) <= cfg.align_max_px:
+            return sharp
+        move = np.float32([[1, 0, -dx], [0, 1, -dy]])
+        h, w = sharp.shape[:2]
+        return np.asarray(
+            cv2.warpAffine(
+                sharp, move, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            ),
+            np.uint8,
+        )
 
     def _begin(self, sharp: Picture, soft: Picture, t: float) -> None:
         self._still, self._prev = _Layer(sharp, soft), _Layer(sharp, soft)

@@ -75,3 +75,44 @@ def test_without_the_blur_the_shaken_pile_joins_the_arm() -> None:
     # become table, and the arm's far end is taken on the discard pile.
     piles, _ = _arm_sightings(ArmConfig(still=StillTableConfig(blur_px=0.0)))
     assert piles.count(DRAW) < 0.5 * len(piles)
+
+
+def _striped_table(layout: TableLayout) -> npt.NDArray[np.uint8]:
+    """A table of broad diagonal stripes, pale and dark, the draw pile on it."""
+    h, w = layout.height, layout.width
+    ys, xs = np.mgrid[0:h, 0:w]
+    pale = ((xs - ys) // 50) % 2 == 0
+    img = np.where(pale[..., None], np.uint8((225, 245, 215)), np.uint8((60, 80, 90)))
+    d = layout.draw
+    cv2.rectangle(img, (int(d.x1), int(d.y1)), (int(d.x2), int(d.y2)), (30, 30, 200), -1)
+    return np.ascontiguousarray(img, np.uint8)
+
+
+def _sightings_on_stripes(config: ArmConfig) -> int:
+    """Arms seen over three seconds of a striped table under a shaking camera (one and
+    a half times a webcam's on a stand, sensor noise), no arm ever there
+    (``shaky-scattered-24fps`` seed 654: the stripes' edges, moved a pixel or two in
+    every frame, joined into an "arm" from the edge to the draw pile)."""
+    layout = TableLayout.default(640, 480, 3)
+    table = _striped_table(layout)
+    arms = ArmWatch(layout, config)
+    rng = np.random.default_rng(3)
+    shake = np.zeros(2)
+    seen = 0
+    for i in range(int(3.0 * FPS)):
+        shake = np.clip(0.8 * shake + rng.normal(0, 1.5 * SHAKE_PX * 0.45, 2), -3, 3)
+        move = np.array([[1, 0, shake[0]], [0, 1, shake[1]]], np.float32)
+        frame = cv2.warpAffine(table, move, (640, 480), borderMode=cv2.BORDER_REFLECT)
+        noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+        seen += len(arms.update(noisy, i / FPS))
+    return seen
+
+
+def test_a_shaking_striped_table_shows_no_arm() -> None:
+    assert _sightings_on_stripes(ArmConfig()) == 0
+
+
+def test_without_lining_the_frames_up_the_shaken_stripes_make_arms() -> None:
+    # What the alignment is for: the stripes' edges move by more than the blur hides.
+    unaligned = ArmConfig(still=StillTableConfig(align_max_px=0.0))
+    assert _sightings_on_stripes(unaligned) >= 10
