@@ -412,13 +412,16 @@ class PileColors:
         *,
         since: float,
         before: float = math.inf,
+        shown_now: bool = False,
     ) -> ColorPatch | None:
         """What changed within ``radius`` of ``near`` since the pile last lay still
         (as :meth:`new_colors`, a hand left out), outside ``box``, where the picture
-        shows ink of ``color`` now or showed it then: its area (0.0: none) and its
-        middle; ``None`` when it cannot tell. A card put down on one of its own colour
-        brings little new ink, but its oval and figure fall where the old card's
-        did not; a card put down alone changes nothing outside its own box.
+        shows ink of ``color`` now or showed it then (``shown_now``: now only): its
+        area (0.0: none) and its middle; ``None`` when it cannot tell. A card put down
+        on one of its own colour brings little new ink, but its oval and figure fall
+        where the old card's did not; a card put down alone changes nothing outside
+        its own box. Several put down together cover that colour where they lie
+        outside the top card's box: ``shown_now`` leaves out what it showed only then.
         """
         if color not in COLORS:
             return None
@@ -427,7 +430,9 @@ class PileColors:
             return None
         changed, now, settled = found
         k = COLORS.index(color) + 1
-        mask = changed & ((now.colors == k) | (settled.colors == k))
+        mask = changed & (now.colors == k)
+        if not shown_now:
+            mask |= changed & (settled.colors == k)
         return self._patch_outside(color, mask, box, near)
 
     def _patch_outside(

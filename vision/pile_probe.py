@@ -64,6 +64,7 @@ class PileColorProbe(Protocol):
         *,
         since: float,
         before: float = math.inf,
+        shown_now: bool = False,
     ) -> ColorPatch | None: ...
 
     def changed_area(

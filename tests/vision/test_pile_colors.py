@@ -561,3 +561,33 @@ def test_a_fan_card_slid_to_the_edge_of_the_picture_around_the_pile_is_no_hand()
     ink = colors.new_colors((cx, cy), 2.0 * card, since=0.1)
     assert ink is not None
     assert sum(p.area for p in ink if p.color == "green") < 0.02
+
+
+def test_shown_now_leaves_out_that_colour_covered_beside_the_top_card() -> None:
+    # Several cards put down together: a blue one beside the red top card covers the
+    # old green top. Green showed there, green shows there no more: a change of
+    # green, but none that shows green now.
+    layout = TableLayout.default(320, 240, 2)
+    colors = PileColors(layout)
+    cx, cy = (int(v) for v in layout.discard.center)
+    old = np.full((240, 320, 3), (60, 90, 120), np.uint8)  # brown wood
+
+    def card(img: npt.NDArray[np.uint8], x1: int, x2: int, ink: tuple[int, int, int]) -> None:
+        img[cy - 26 : cy + 26, x1 - 2 : x2 + 2] = (235, 235, 235)  # its white edge
+        img[cy - 24 : cy + 24, x1:x2] = ink
+
+    card(old, cx - 40, cx - 6, (60, 160, 40))  # the old top, green
+    for i in range(12):
+        colors.update(old, i / 30)
+    new = old.copy()
+    card(new, cx - 44, cx - 20, (200, 120, 20))  # blue, beside ...
+    card(new, cx - 16, cx + 18, (40, 40, 220))  # ... the red top card
+    for i in range(5):
+        colors.update(new, 0.5 + i / 30)
+    box = (cx - 18.0, cy - 26.0, cx + 20.0, cy + 26.0)
+    # Against the pile as it lay before the cards came.
+    kw = {"since": 0.1, "before": 0.45}
+    either = colors.changed_outside("green", box, (cx, cy), 60, **kw)
+    now = colors.changed_outside("green", box, (cx, cy), 60, shown_now=True, **kw)
+    assert either is not None and either.area > 0.5
+    assert now is not None and now.area == 0.0

@@ -992,6 +992,7 @@ class PictureSays:
         *,
         since: float,
         before: float = math.inf,
+        shown_now: bool = False,
     ) -> ColorPatch | None:
         # Nor any change there.
         return None if self.around is None else ColorPatch(color, 0.0, near)

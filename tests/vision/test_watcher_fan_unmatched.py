@@ -97,3 +97,25 @@ def test_refused_alone_it_gets_its_lower_card_when_the_hand_shows_it() -> None:
         {"type": "play", "card": "red-draw2", "player": "Cy"},
         {"type": "play", "cards": ["green-draw2", "red-draw2"], "player": "Cy"},
     ]
+
+
+def fan_on_green_skip(change: float) -> tuple[list[dict[str, object]], Changed]:
+    """Cy puts a blue Draw Two and a red one together on a green skip, both boxed; a
+    sliver of new green ink left of them, ``change`` of green changed outside."""
+    table = started("green-skip")
+    centre = LAYOUT.discard.center[0] + STEP
+    table.bring(["blue-draw2", "red-draw2"], SEAT_EDGE["Cy"], end=(centre, 240.0))
+    table.still(20)
+    ink = [at("red", 0.5, STEP + 11), at("blue", 0.3, STEP - 11), at("green", 0.02, 0.0)]
+    picture = Changed("green-skip", ink, change)
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:], picture
+
+
+def test_green_changed_beside_a_fan_whose_lowest_card_is_unmatched_is_one_more_card() -> None:
+    # The blue Draw Two matches the green skip by neither colour nor value either.
+    out, _ = fan_on_green_skip(0.1)
+    assert out == [
+        {"type": "play", "cards": ["green-draw2", "blue-draw2", "red-draw2"], "player": "Cy"}
+    ]
+    out, _ = fan_on_green_skip(0.02)
+    assert out == [{"type": "play", "cards": ["blue-draw2", "red-draw2"], "player": "Cy"}]

@@ -265,6 +265,8 @@ class FanColorRules:
         since: float,
         before: float,
         card: float,
+        *,
+        under_several: bool = False,
     ) -> list[tuple[str, tuple[float, float]]]:
         """The lower card of a play of one card, ``face``, that matches the card it
         went onto (``onto``'s top) by neither colour nor value, and would with a card
@@ -278,6 +280,12 @@ class FanColorRules:
         (printed once in a colour), not on a wild (the colour named is not known
         here), not where a pile card of that face lies off the old top card (that
         card, shown again). The pile as it lay still between ``since`` and ``before``.
+
+        ``under_several``: ``face`` is the lowest of several cards put down together
+        (``box`` the top one's), which cover the old top's colour beside the top
+        card's box: only a change that shows that colour now counts
+        (``warm-drop-untidy-28fps`` held-out 654, opened: Bob's red 6 under his green
+        and blue sixes on a red 9).
         """
         if self.state.pile_colors is None:
             return []
@@ -293,7 +301,13 @@ class FanColorRules:
         ):
             return []
         patch = self.state.pile_colors.changed_outside(
-            old, box, xy, self.cfg.strip_reach * card, since=since, before=before
+            old,
+            box,
+            xy,
+            self.cfg.strip_reach * card,
+            since=since,
+            before=before,
+            shown_now=under_several,
         )
         if patch is None or patch.area < self.cfg.unmatched_lower_change:
             return []

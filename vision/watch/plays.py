@@ -321,6 +321,23 @@ class PlayRules:
             )
             names[:-1] = [n for n, _ in lower]
             spots[:-1] = [xy for _, xy in lower]
+        if len(names) > 1 and seen_now and self.state.pile:
+            # Its lowest card matches the old top by neither colour nor value: one of the
+            # old top's colour may lie under it, as under a card played alone.
+            # Looked for about that lowest card: a fan's lower cards may lie farther from
+            # its top card than the reach of a card played alone.
+            for face, xy in self.colors.under_unmatched(
+                names[0],
+                self.state.pile[-1],
+                spots[0],
+                group[-1].box,
+                self.state.pile_changed_t,
+                self.state.before_it_came(t),
+                card,
+                under_several=True,
+            ):
+                names.insert(0, face)
+                spots.insert(0, xy)
         for tr in group:
             tr.state = TrackState.PLAYED
             tr.pending_since = None
