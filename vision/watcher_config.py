@@ -69,6 +69,7 @@ class WatcherConfig:
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
     strip_area_on_own: float = 0.05  # strip_area for a colour put on its own (the old top's)
     unmatched_lower_change: float = 0.05  # old top's colour changed beside a card matching nothing
+    unmatched_fan_line: float = 0.3  # ... or past a fan's lowest card, this near its line
     twin_outside_area: float = 0.05  # the top card's colour this far outside its box: its twin
     fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago

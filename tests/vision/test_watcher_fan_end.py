@@ -116,7 +116,13 @@ def test_red_ink_at_the_fan_s_end_is_its_lowest_card() -> None:
 
 
 def test_without_the_look_at_the_end_the_red_6_is_missed() -> None:
-    off = WatcherConfig.from_dict({"fan_end_reach": 0.0})
+    # Unless the green 6, matching the red 9 by neither colour nor value, has a red
+    # card looked for under it (the red changed past it on the fan's line: found too).
+    three = [{"type": "play", "cards": ["red-6", "green-6", "blue-6"], "player": "Bob"}]
+    assert fan_on_a_red_9([RED_AT_THE_END], WatcherConfig.from_dict({"fan_end_reach": 0.0})) == (
+        three
+    )
+    off = WatcherConfig.from_dict({"fan_end_reach": 0.0, "unmatched_lower_change": 2.0})
     assert fan_on_a_red_9([RED_AT_THE_END], off) == [
         {"type": "play", "cards": ["green-6", "blue-6"], "player": "Bob"}
     ]

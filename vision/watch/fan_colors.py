@@ -256,6 +256,24 @@ class FanColorRules:
                 return [(f"{p.color}-{value}", p.xy)]
         return []
 
+    def _past_the_fan(
+        self,
+        at: tuple[float, float],
+        top_xy: tuple[float, float],
+        lowest_xy: tuple[float, float],
+        card: float,
+    ) -> bool:
+        """Does ``at`` lie past a fan's lowest card (at ``lowest_xy``, its top card at
+        ``top_xy``), within ``unmatched_fan_line`` of the fan's line?"""
+        dx, dy = lowest_xy[0] - top_xy[0], lowest_xy[1] - top_xy[1]
+        step = math.hypot(dx, dy)
+        if step == 0:
+            return False
+        ux, uy = dx / step, dy / step
+        px, py = at[0] - lowest_xy[0], at[1] - lowest_xy[1]
+        along, across = px * ux + py * uy, abs(px * uy - py * ux)
+        return along >= 0 and across <= self.cfg.unmatched_fan_line * card
+
     def under_unmatched(
         self,
         face: str,
@@ -266,7 +284,7 @@ class FanColorRules:
         before: float,
         card: float,
         *,
-        under_several: bool = False,
+        fan_top: tuple[float, float] | None = None,
     ) -> list[tuple[str, tuple[float, float]]]:
         """The lower card of a play of one card, ``face``, that matches the card it
         went onto (``onto``'s top) by neither colour nor value, and would with a card
@@ -281,11 +299,12 @@ class FanColorRules:
         here), not where a pile card of that face lies off the old top card (that
         card, shown again). The pile as it lay still between ``since`` and ``before``.
 
-        ``under_several``: ``face`` is the lowest of several cards put down together
-        (``box`` the top one's), which cover the old top's colour beside the top
-        card's box: only a change that shows that colour now counts
-        (``warm-drop-untidy-28fps`` held-out 654, opened: Bob's red 6 under his green
-        and blue sixes on a red 9).
+        ``fan_top``: ``face``, at ``xy``, is the lowest of several cards put down
+        together, whose top card lies at ``fan_top`` (``box`` its box). They cover the
+        old top's colour beside the top card's box: only a change that shows that
+        colour now counts, and only past ``face`` on the fan's line (within
+        ``unmatched_fan_line`` of it; ``warm-drop-untidy-28fps`` held-out 654, opened: Bob's
+        red 6 under his green and blue sixes on a red 9).
         """
         if self.state.pile_colors is None:
             return []
@@ -307,9 +326,11 @@ class FanColorRules:
             self.cfg.strip_reach * card,
             since=since,
             before=before,
-            shown_now=under_several,
+            shown_now=fan_top is not None,
         )
         if patch is None or patch.area < self.cfg.unmatched_lower_change:
+            return []
+        if fan_top is not None and not self._past_the_fan(patch.xy, fan_top, xy, card):
             return []
         lower = f"{old}-{value}"
         if not self._on_card(patch.xy, onto, card) and self.state.pile_card_at(

@@ -334,7 +334,7 @@ class PlayRules:
                 self.state.pile_changed_t,
                 self.state.before_it_came(t),
                 card,
-                under_several=True,
+                fan_top=spots[-1],
             ):
                 names.insert(0, face)
                 spots.insert(0, xy)
