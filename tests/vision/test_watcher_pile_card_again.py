@@ -68,3 +68,14 @@ def test_a_pile_card_seen_again_whose_box_drifts_seconds_later_is_no_copy() -> N
     where_it_lay = box("green-4", x - 24, y - 38, x + 26, y + 38)
     drifted = box("green-4", x - 22, y - 36, x + 32, y + 46)  # IoU 0.75, not inside
     assert green_4_again([where_it_lay], [drifted]) == expected()
+
+
+def test_a_card_boxed_inside_with_none_of_its_sides_where_they_were_is_a_copy() -> None:
+    # Dee's green 4 put down across the first, inside its box, no side of its box
+    # where the first's was (random-7024 seed 803: Eve's second yellow 9).
+    x, y = CENTER
+    across = box("green-4", x - 13, y - 30, x + 20, y + 30)
+    assert green_4_again([across]) == [
+        *expected(),
+        {"type": "play", "card": "green-4", "player": "Dee"},
+    ]

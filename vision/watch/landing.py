@@ -112,10 +112,7 @@ class LandingRules:
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return all(
             box_overlap(box, e.boxes[c]) < self.cfg.same_box_overlap
-            # Boxed smaller, inside where it lay: part of it hidden by the cards put on it
-            # since (a copy put down lies on top, whole: messy-pile seed 654, the starter
-            # red 4 under five plays, boxed 0.1 card lengths narrower).
-            and box_within(box, e.boxes[c]) < self.cfg.hidden_within
+            and not self._partly_hidden(box, e.boxes[c], card)
             # The detector boxed that card so by turns as it lay on top (messy-pile seed
             # 654: the blue 6 atop Bob's fan of sixes, boxed at its place and, half the
             # time, a fifth of a card higher; once Cy's yellow 6 hid its lower part,
@@ -124,6 +121,27 @@ class LandingRules:
             for c, e in near
             if c == tr.name and c in e.boxes
         )
+
+    def _partly_hidden(
+        self,
+        box: tuple[float, float, float, float],
+        was: tuple[float, float, float, float],
+        card: float,
+    ) -> bool:
+        """Is ``box`` the box ``was`` of a card lying where it lay, part of it hidden by
+        cards put on it since: inside it (``hidden_within``), two of its sides or more
+        where they were (within ``hidden_side``)?
+
+        A copy put down lies on top, whole (messy-pile seed 654: the starter red 4
+        under five plays, boxed 0.1 card lengths narrower, three sides where they were).
+        One put down askew may lie inside the box of a card lying askew too, the sides
+        of its box elsewhere (``random-7024`` seed 803, a randomised tuning style: Eve's
+        second yellow 9, put across her first).
+        """
+        if box_within(box, was) < self.cfg.hidden_within:
+            return False
+        kept = sum(abs(a - b) <= self.cfg.hidden_side * card for a, b in zip(box, was, strict=True))
+        return kept >= self.cfg.hidden_sides_kept
 
     def _over_the_top(self, tr: Track, card: float) -> bool:
         """Does ``tr`` lie over the top card's place (its box, at rest, overlapping the
