@@ -71,6 +71,9 @@ class StillTableConfig:
     #: copy; a larger one is no shake). 0 for ``align_max_px``: not shifted.
     align_min_px: float = 0.2
     align_max_px: float = 3.0
+    #: What moved in the last frame (an arm over the table), and this many pixels
+    #: around it, is left out when the shift is measured.
+    align_margin_px: int = 2
 
 
 def _channel_max(img: Picture) -> Picture:
@@ -118,6 +121,8 @@ class StillTable:
         self._prev: _Layer | None = None
         self._changed_t = np.zeros((1, 1), np.float32)
         self._window: npt.NDArray[np.float32] | None = None
+        # What moved in the last frame (an arm): left out of the next alignment.
+        self._moved_last: npt.NDArray[np.uint8] | None = None
 
     def reset(self) -> None:
         """Forget the table (the next frame is the table)."""
@@ -165,7 +170,8 @@ class StillTable:
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._begin(sharp, soft, t)
             return None
-        return moved.astype(np.uint8)
+        self._moved_last = moved.astype(np.uint8)
+        return self._moved_last
 
     def _aligned(self, sharp: Picture, ref: Picture) -> Picture:
         """``sharp`` shifted onto ``ref`` when the camera shook (``align_min_px`` to
@@ -179,7 +185,16 @@ class StillTable:
             )
         gray = np.float32(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY))
         gref = np.float32(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY))
-        (dx, dy), _response = cv2.phaseCorrelate(gref, gray, self._window)
+        window = self._window
+        last = self._moved_last
+        if last is not None and last.shape == window.shape and last.any():
+            # Lined up on the table, not on an arm moving over it: what moved in the
+            # last frame, and a margin, weighs nothing; but not the thin lines a shake
+            # leaves along the table's edges, which the alignment needs.
+            thick = cv2.morphologyEx(last, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            margin = np.ones((2 * self.cfg.align_margin_px + 1,) * 2, np.uint8)
+            window = window * (cv2.dilate(thick, margin) == 0)
+        (dx, dy), _response = cv2.phaseCorrelate(gref, gray, window)
         if not cfg.align_min_px <= math.hypot(dx, dy) <= cfg.align_max_px:
             return sharp
         move = np.float32([[1, 0, -dx], [0, 1, -dy]])
@@ -192,6 +207,7 @@ class StillTable:
         )
 
     def _begin(self, sharp: Picture, soft: Picture, t: float) -> None:
+        self._moved_last = None
         self._still, self._prev = _Layer(sharp, soft), _Layer(sharp, soft)
         self._under = _Layer(sharp, soft)
         self._has_under = np.zeros(sharp.shape[:2], bool)
