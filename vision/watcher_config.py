@@ -113,7 +113,8 @@ class WatcherConfig:
     # put down lies otherwise; one put on it by a quick hand may carry on its track,
     # boxed where the copy lies from then on: one switch)
     put_down_judged_s: float = 2.0  # a card first seen on the pile (or seen again after a
-    # hand hid it) is taken for one an arm put down only this long after
+    # hand hid it, or read as its face only since) is taken for one an arm put down only
+    # this long after
     one_play_per_arm_s: float = 2.0  # a card first seen on the pile this near in time to
     # a play of another value by the seat whose arm was there was not put down by that arm
     # (it brought that play; taken back since or not) ...

@@ -132,13 +132,14 @@ class LyingCardRules:
             return False
         # An arm reached the pile from a seat and went back just as the card showed: it
         # was put down (a hand covered it on the way), not a pile card misread.
-        # Judged as it comes to lie there: one that has lain there longer, never taken
-        # for a new card, is a pile card whose box drifts as cards come onto it
-        # (``steep-messy-speeds`` seed 654: the blue 6 of Bob's fan, boxed anew under
-        # later plays, its box drifted off its first one 3.3 s on).
-        put_down = t - self._came_to_lie(tr)[
-            1
-        ] <= self.cfg.put_down_judged_s and self.put_down_by_arm(tr)
+        # Judged as it comes to lie there: one that has lain there longer, read as its
+        # face all the while, never taken for a new card, is a pile card whose box
+        # drifts as cards come onto it (``steep-messy-speeds`` seed 654: the blue 6 of
+        # Bob's fan, boxed anew under later plays, its box drifted off its first one
+        # 3.3 s on). Not a misreading there before the card came: it reads as the card
+        # only since (``random-7038`` seed 803: Cy's green 7, its track a pile card's).
+        lay = max(self._came_to_lie(tr)[1], tr.read_since())
+        put_down = t - lay <= self.cfg.put_down_judged_s and self.put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
         if not came_in and not put_down and self.read_beside_pile_card(tr, card, since):
             # Moved about on the pile only, and a pile card is seen where it lies: two
