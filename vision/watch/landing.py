@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.tracks import Track, apparent_scale, box_overlap, box_within
-from vision.watch.state import PileEntry, WatcherState
+from vision.watch.state import DrawnAs, PileEntry, WatcherState
 
 
 class LandingRules:
@@ -117,7 +117,7 @@ class LandingRules:
             # 654: the blue 6 atop Bob's fan of sixes, boxed at its place and, half the
             # time, a fifth of a card higher; once Cy's yellow 6 hid its lower part,
             # only so, taken for a copy his hand put down).
-            and not (c == e.top and self._lies_as_drawn(box, e))
+            and not (c == e.top and self._lies_as_drawn(tr, box, e))
             for c, e in near
             if c == tr.name and c in e.boxes
         )
@@ -213,8 +213,8 @@ class LandingRules:
         seat = self.state.arms.seat_for(tr.first_t)
         return seat is not None and seat != self.state.players.index(top.player)
 
-    def _drawn_as(self, top: PileEntry, box: tuple[float, float, float, float]) -> None:
-        """Note that the top card's own track was boxed as ``box`` now
+    def _drawn_as(self, top: PileEntry, box: tuple[float, float, float, float], t: float) -> None:
+        """Note that the top card's own track was boxed as ``box`` at ``t``
         (:attr:`PileEntry.drawn_as`): a switch, when its last box was drawn otherwise.
 
         A copy put on the top card by a quick hand may carry on its track, boxed where
@@ -224,31 +224,36 @@ class LandingRules:
         i = next(
             (
                 k
-                for k, (drawn, _) in enumerate(top.drawn_as)
-                if box_overlap(box, drawn) >= self.cfg.same_box_overlap
+                for k, d in enumerate(top.drawn_as)
+                if box_overlap(box, d.box) >= self.cfg.same_box_overlap
             ),
             None,
         )
         if i is None:
             if len(top.drawn_as) >= self.cfg.drawn_as_kept:
                 return
-            top.drawn_as.append((box, 0))
+            top.drawn_as.append(DrawnAs(box, t))
             i = len(top.drawn_as) - 1
         last = top.drawn_last
         if last is not None and last != i:
-            for k in (last, i):
-                drawn, switches = top.drawn_as[k]
-                top.drawn_as[k] = (drawn, switches + 1)
+            top.drawn_as[last].switches += 1
+            top.drawn_as[i].switches += 1
         top.drawn_last = i
 
-    def _lies_as_drawn(self, box: tuple[float, float, float, float], entry: PileEntry) -> bool:
+    def _lies_as_drawn(
+        self, tr: Track, box: tuple[float, float, float, float], entry: PileEntry
+    ) -> bool:
         """Was ``entry``'s top card's own track boxed as ``box`` (overlapping it by
         ``same_box_overlap``) by turns with another box, switched to and from
-        (``drawn_as_switches``), while it lay on top?"""
+        (``drawn_as_switches``), while it lay on top, and so first before ``tr`` was
+        seen? Two copies of a face lying there may be boxed by its track by turns too,
+        but only once the second has come (``random-7014`` seed 802, a randomised
+        tuning style: Cy's green 8 on Dee's)."""
         return any(
-            switches >= self.cfg.drawn_as_switches
-            and box_overlap(box, drawn) >= self.cfg.same_box_overlap
-            for drawn, switches in entry.drawn_as
+            d.switches >= self.cfg.drawn_as_switches
+            and d.first_t < tr.first_t
+            and box_overlap(box, d.box) >= self.cfg.same_box_overlap
+            for d in entry.drawn_as
         )
 
     def settle(self, t: float, card: float) -> None:
@@ -264,7 +269,7 @@ class LandingRules:
             if tr.last_t == t:
                 top.top_last_seen = t
                 if tr.last_name == top.top:
-                    self._drawn_as(top, tr.box)
+                    self._drawn_as(top, tr.box, t)
             if (
                 self.state.tracker.at_rest(tr, t, card, self.cfg.quiet_play_rest_s)
                 # Not just seen again after a gap (a hand over it): it may be another card

@@ -17,6 +17,16 @@ from vision.watcher_config import WatcherConfig
 
 
 @dataclass
+class DrawnAs:
+    """One way a pile card's own track was boxed while it lay on top: the box, when it
+    was first so boxed, and how often the track switched to or from it."""
+
+    box: tuple[float, float, float, float]
+    first_t: float
+    switches: int = 0
+
+
+@dataclass
 class PileEntry:
     """One play on the discard pile: its cards (bottom first) and where they rest."""
 
@@ -34,11 +44,11 @@ class PileEntry:
     scale: float | None = None
     # Where its cards' boxes lay (by face), as they came to rest.
     boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
-    # The ways its top card's own track was boxed while it lay on top, read as its face,
-    # each with how often the track switched to or from it (LandingRules.settle): the
-    # detector may box a pile card in two ways by turns (part of the card under it,
-    # say), at rest in neither; and which was last (an index into it; None: none yet).
-    drawn_as: list[tuple[tuple[float, float, float, float], int]] = field(default_factory=list)
+    # The ways its top card's own track was boxed while it lay on top, read as its face
+    # (LandingRules.settle): the detector may box a pile card in two ways by turns (part
+    # of the card under it, say), at rest in neither; and which was last (an index into
+    # it; None: none yet).
+    drawn_as: list[DrawnAs] = field(default_factory=list)
     drawn_last: int | None = None
     # When its top card's own track was last seen (LandingRules.settle; None: not yet).
     top_last_seen: float | None = None
