@@ -6,8 +6,10 @@
 Renders (once, into the git-ignored .cache/bench-arms/) a short ``covering-hand``
 game, then times, on its frames:
 
-* ``ArmWatch.update`` alone, at the video's 640x480 and on the same frames
-  enlarged to 1280x720 (a webcam's HD picture; the watch works on a 4x smaller copy);
+* ``ArmWatch.update`` alone, at the video's 640x480 (and without measuring the
+  camera's shake, ``StillTableConfig.align_max_px`` 0, the thirtieth pass's baseline)
+  and on the same frames enlarged to 1280x720 (a webcam's HD picture; the watch works
+  on a 4x smaller copy);
 * the whole pipeline (the oracle's boxes, the pile's colours, the watcher) per
   frame, with arms every frame, every other frame, and without: what is left of a
   30 frames/s budget (33.3 ms) for the recogniser.
@@ -31,9 +33,10 @@ import numpy as np  # noqa: E402
 
 from synth.video import DEMO_VERSION, OracleDetector, render_video, simulated_game  # noqa: E402
 from vision.calibration import TableLayout  # noqa: E402
-from vision.hands import ArmWatch  # noqa: E402
+from vision.hands import ArmConfig, ArmWatch  # noqa: E402
 from vision.pipeline import TablePipeline  # noqa: E402
 from vision.source import read_video  # noqa: E402
+from vision.still_table import StillTableConfig  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
 from vision.watcher_config import WatcherConfig  # noqa: E402
 
@@ -55,8 +58,10 @@ def ms(values: list[float]) -> str:
     return f"{statistics.median(s):.2f} | {s[int(0.9 * (len(s) - 1))]:.2f}"
 
 
-def time_arms(frames: list[np.ndarray], layout: TableLayout) -> list[float]:
-    arms = ArmWatch(layout)
+def time_arms(
+    frames: list[np.ndarray], layout: TableLayout, config: ArmConfig | None = None
+) -> list[float]:
+    arms = ArmWatch(layout, config)
     out = []
     for i, f in enumerate(frames):
         t0 = time.perf_counter()
@@ -91,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| what | median ms | p90 ms |")
     print("|---|---|---|")
     print(f"| ArmWatch.update, 640x480 | {ms(time_arms(frames, layout))} |")
+    unaligned = ArmConfig(still=StillTableConfig(align_max_px=0.0))
+    print(f"| the same, the shake not measured | {ms(time_arms(frames, layout, unaligned))} |")
     print(f"| ArmWatch.update, 1280x720 | {ms(time_arms(hd, layout.scaled(1280, 720)))} |")
     for every, what in ((0, "no arms"), (1, "arms every frame"), (2, "arms every other frame")):
         print(f"| pipeline (oracle), {what} | {ms(time_pipeline(path, frames, every))} |")
