@@ -128,15 +128,20 @@ def apparent_scale(box: tuple[float, ...], card_px: float) -> float:
     )
 
 
+def _intersection(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The area two upright boxes ``(x1, y1, x2, y2)`` share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
+
+
 def box_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """Intersection over union of two upright boxes ``(x1, y1, x2, y2)``.
 
     >>> box_overlap((0, 0, 10, 10), (5, 0, 15, 10))
     0.3333333333333333
     """
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(0.0, w) * max(0.0, h)
+    inter = _intersection(a, b)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 
@@ -149,10 +154,8 @@ def box_within(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     >>> box_within((5, 0, 15, 10), (0, 0, 10, 10))
     0.5
     """
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
     area = (a[2] - a[0]) * (a[3] - a[1])
-    return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0
+    return _intersection(a, b) / area if area > 0 else 0.0
 
 
 def same_moments(a: Track, b: Track) -> list[tuple[Sighting, Sighting]]:

@@ -300,15 +300,7 @@ class PlayRules:
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
         if len(names) == 1 and not strips and seen_now and self.state.pile:
-            strips = self.colors.under_unmatched(
-                names[0],
-                self.state.pile[-1],
-                spots[0],
-                group[-1].box,
-                self.state.pile_changed_t,
-                self.state.before_it_came(t),
-                card,
-            )
+            strips = self._under_lowest(names, spots, group[-1].box, t, card)
         for face, xy in strips:
             names.insert(0, face)
             spots.insert(0, xy)
@@ -326,15 +318,8 @@ class PlayRules:
             # old top's colour may lie under it, as under a card played alone.
             # Looked for about that lowest card: a fan's lower cards may lie farther from
             # its top card than the reach of a card played alone.
-            for face, xy in self.colors.under_unmatched(
-                names[0],
-                self.state.pile[-1],
-                spots[0],
-                group[-1].box,
-                self.state.pile_changed_t,
-                self.state.before_it_came(t),
-                card,
-                fan_top=spots[-1],
+            for face, xy in self._under_lowest(
+                names, spots, group[-1].box, t, card, fan_top=spots[-1]
             ):
                 names.insert(0, face)
                 spots.insert(0, xy)
@@ -396,6 +381,30 @@ class PlayRules:
         if seat is not None:
             self._plays_by_seat.append((self.state.pile[-1], seat))
         return self.state.play_event(self.state.pile[-1])
+
+    def _under_lowest(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+        *,
+        fan_top: tuple[float, float] | None = None,
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """:meth:`FanColorRules.under_unmatched` of the play's lowest card (``names[0]``
+        at ``spots[0]``) on the old top card, the pile as it lay still before the play
+        came."""
+        return self.colors.under_unmatched(
+            names[0],
+            self.state.pile[-1],
+            spots[0],
+            top_box,
+            self.state.pile_changed_t,
+            self.state.before_it_came(t),
+            card,
+            fan_top=fan_top,
+        )
 
     def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?
