@@ -312,8 +312,16 @@ class Healer:
     def _duplicate(self, event: Event, verdict: Verdict, last: Event | None) -> bool:
         """A play reported twice: the same cards as the last play, by the same player,
         refused. (Where the rules take it, as a jump-in with the twin card or another
-        copy on one's turn, it is a play: the two cannot be told apart.)"""
-        if verdict.ok or event.get("type") != "play" or last is None:
+        copy on one's turn, it is a play: the two cannot be told apart.) Or the starter
+        turned up twice: the camera's flip, refused, of the card last turned up, which
+        the healer inferred from the pile's top as a slow hand brought it
+        (``fast-messy-24fps`` seed 655: the dealer's red 4, 3 s on its way, seen on the
+        pile 2 s before the watcher judged it at rest)."""
+        if verdict.ok or last is None:
+            return False
+        if event.get("type") == "flip":
+            return last.get("type") == "flip" and event_cards(last) == event_cards(event)
+        if event.get("type") != "play":
             return False
         if last.get("type") != "play" or event_cards(last) != event_cards(event):
             return False

@@ -145,12 +145,23 @@ class Motion:
         ``creep_s`` before, and no farther than ``creep_slow`` then (a slow card: a fast
         one stops within a frame or two of looking still). A box that jitters about a
         card lying still keeps to no line.
+
+        The same is asked over spans of ``creep_long_s``: the slowest hands' cards creep
+        slower than their boxes jitter over one ``creep_s`` (``fast-messy-24fps`` seed
+        655: Ann's wild draw four, 3.7 s on its way, moved 1-2 px a frame and was
+        played 0.7 s before it stopped).
         """
-        h = self.cfg.creep_s
+        spans = (self.cfg.creep_s, self.cfg.creep_long_s)
+        return any(self._creeping_over(tr, card, h) for h in spans if h > 0)
+
+    def _creeping_over(self, tr: Track, card: float, h: float) -> bool:
+        """:meth:`creeping` over spans of ``h`` seconds: ``creep`` the least move a span
+        (averaged over a longer span, the boxes' jitter is less: a slower creep shows),
+        ``creep_slow`` the same speed as over a ``creep_s``."""
         last_t = tr.sightings[-1].t
         if last_t - tr.sightings[0].t < 2 * h:
             return False  # not seen long enough to tell
-        # Where it was over each of the last three spans of creep_s (averaged: one box
+        # Where it was over each of the last three spans of h (averaged: one box
         # jitters by a pixel or two, as much as a creeping card moves a frame).
         spans: list[list[Sighting]] = [[], [], []]  # the latest first
         for s in tr.sightings:
@@ -165,7 +176,11 @@ class Motion:
         now = (x2 - x1, y2 - y1)
         before = (x1 - x0, y1 - y0)
         came = math.hypot(*now)
-        if came <= self.cfg.creep * card or math.hypot(*before) > self.cfg.creep_slow * card:
+        scale = h / self.cfg.creep_s
+        if (
+            came <= self.cfg.creep * card * min(1.0, scale)
+            or math.hypot(*before) > self.cfg.creep_slow * card * scale
+        ):
             return False  # stopped; or a fast card, stopped hard
         along = (now[0] * before[0] + now[1] * before[1]) / (came * math.hypot(*before) or 1.0)
         return along >= math.cos(math.radians(self.cfg.creep_angle_deg))

@@ -209,6 +209,7 @@ class Track:
     # How it lay before it went unseen then: its face and its box steadied (each side
     # the median), when seen at least ``lay_before_sightings`` times read as that face
     lay_before: tuple[str, tuple[float, float, float, float]] | None = None
+    misread_xy: tuple[float, float] | None = None  # where it lay when judged a misreading
 
     @property
     def settled(self) -> bool:

@@ -41,6 +41,10 @@ class WatcherConfig:
     creep: float = 0.03  # last creep_s, on the line (within creep_angle_deg) it came
     creep_angle_deg: float = 60.0  # along the creep_s before, and then no farther than
     creep_slow: float = 0.25  # creep_slow (a slow card), is creeping to rest: not at rest
+    #: The same over spans this long (``creep`` the same distance a span, ``creep_slow``
+    #: the same speed): the slowest hands' cards creep slower than their boxes jitter
+    #: over one creep_s (vision.motion.Motion.creeping).
+    creep_long_s: float = 0.25  # seconds (0: off)
     #: A card slid on steadily by a hand that still holds it: over the last three
     #: creep_s, and over the last one and a half, it moves this fast (a straight line
     #: fitted to its places) and no faster than creep_slow a creep_s: still on its way,
@@ -53,6 +57,7 @@ class WatcherConfig:
     group_s: float = 0.5  # wait at most this long for cards put down together
     quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
     swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
+    misread_moved: float = 0.5  # a misreading (no new ink) moved on this far: a card (0: off)
     amend_s: float = 1.0  # a card of the last play seen this long after it: amend
     undo_s: float = 0.5  # the top card gone this long, the one below visible: undo
     same_spot: float = 0.45  # a card this near a pile card's resting place is that card

@@ -369,6 +369,19 @@ def test_duplicated_play_is_ignored_without_an_alert() -> None:
     assert twice.steps == [] and h.game.state_json() == before
 
 
+def test_a_starter_seen_before_the_camera_turns_it_up_is_flipped_once() -> None:
+    h = healer(flip=None)
+    inferred = see(h, "red-4", 0.0)  # a slow hand: the card lies there 2 s and more
+    assert len(inferred) == 1 and inferred[0].alerts == []
+    assert h.game.events[-1] == {"type": "flip", "card": "red-4", "inferred": True}
+    before = h.game.state_json()
+    late = h.apply({"type": "flip", "card": "red-4"})  # the watcher judges it at rest
+    assert not late.ok and late.alerts == [] and late.kind == "duplicate"
+    assert h.game.state_json() == before
+    again = h.apply({"type": "flip", "card": "blue-2"})  # another card: no duplicate
+    assert not again.ok and again.codes == ["bad-event"]
+
+
 def test_a_jump_in_with_the_twin_card_is_a_play() -> None:
     h = healer("house")
     clean(h, {"type": "play", "card": "red-7", "player": "Ann"})

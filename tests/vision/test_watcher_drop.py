@@ -4,8 +4,21 @@ cards lying there (nearer the camera); it is played when it lies there (found on
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, SEAT_EDGE, Det, feed, kinds, started
+import math
+
+from tests.vision.test_watcher import (
+    CENTER,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Det,
+    feed,
+    kinds,
+    started,
+)
 from vision.tracks import apparent_scale
+from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
 
@@ -64,3 +77,38 @@ def test_apparent_scale_is_the_same_whatever_a_cards_angle() -> None:
         h = long * math.cos(a) + short * math.sin(a)
         assert abs(apparent_scale((0, 0, w, h), long) - 1.0) < 1e-9
         assert abs(apparent_scale((0, 0, 1.2 * w, 1.2 * h), long) - 1.2) < 1e-9
+
+
+#: A shaking camera's box of a card lying still: still a moment (three frames), then
+#: 4-7 px from frame to frame (more than ``still``), within 5 px of its median place
+#: (``lying_still``).
+SHAKE = ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (4.0, 2.0), (-1.0, -3.0), (3.0, 3.0), (-4.0, 1.0))
+
+
+def shaken_big(config: WatcherConfig | None = None) -> list[dict[str, object]]:
+    """Ann's red-7 carried onto the pile, then lying there boxed a quarter bigger than
+    the cards under it (its size misjudged), its box shaken with the camera."""
+    table = started("red-5")
+    sx, sy = SEAT_EDGE["Ann"]
+    for i in range(1, 13):
+        u = 1 - (1 - i / 12) ** 2
+        x, y = sx + (CENTER[0] - sx) * u, sy + (CENTER[1] - sy) * u
+        table.frames.append([*table.visible_pile(), big("red-7", x, y, 1.25)])
+    for i in range(45):
+        dx, dy = SHAKE[i % len(SHAKE)]
+        table.frames.append(
+            [*table.visible_pile(), big("red-7", CENTER[0] + dx, CENTER[1] + dy, 1.25)]
+        )
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, config)))
+
+
+def test_a_card_boxed_big_on_a_shaking_camera_is_played_all_the_same() -> None:
+    # shaky-scattered-24fps seed 656: Ann's red 7, boxed bigger than Eve's wild under
+    # it, its box wandering 3-6 px a frame, was never played.
+    cfg = WatcherConfig()
+    steps = [math.dist(a, b) for a, b in zip(SHAKE, SHAKE[1:] + SHAKE[:1], strict=True)]
+    # Never still for airborne_max_s by the strict measure:
+    assert sum(step > cfg.still * LAYOUT.card_px for step in steps) >= 4
+    assert shaken_big()[-1] == {"type": "play", "card": "red-7", "player": "Ann"}
+    # Taken for a card hovering as long as it is not judged still: never played.
+    assert shaken_big(WatcherConfig(lying_still=cfg.still))[-1]["type"] == "flip"

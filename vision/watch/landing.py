@@ -46,14 +46,21 @@ class LandingRules:
         A card let go above the pile stops moving sideways before it lands, and is
         then still, but bigger than the cards lying there (nearer the camera): it is
         not at rest until it looks their size. No card hovers for long, though: still
-        for ``airborne_max_s``, it lies there (a pile card's size misjudged).
+        for ``airborne_max_s``, it lies there (a pile card's size misjudged). Still, or
+        within ``lying_still`` of its median place then: a shaking camera moves its box
+        by more than ``still`` from frame to frame (``shaky-scattered-24fps`` seed 656:
+        Ann's red 7, boxed bigger than Eve's wild under it, never played).
         """
         if not tr.was_outside_discard or not self.state.pile:
             return False
         ref = self.state.pile[-1].scale
         if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
             return False
-        return not self.state.tracker.at_rest(tr, t, card, self.cfg.airborne_max_s)
+        motion, wait = self.state.tracker, self.cfg.airborne_max_s
+        return not (
+            motion.at_rest(tr, t, card, wait)
+            or motion.lying_still(tr, t, card, wait, self.cfg.lying_still)
+        )
 
     def covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
         """Is ``tr``, put down by an arm with the face of the top play (``again``),

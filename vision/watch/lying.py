@@ -234,7 +234,30 @@ class LyingCardRules:
             return False
         if back is not None and self._lay_there_before(tr):
             return False
+        if self._own_play_seen_again(tr, seat, lay):
+            return False
         return not self._brought_another(tr, seat, card_value(tr.name), lay)
+
+    def _own_play_seen_again(self, tr: Track, seat: int, lay: float) -> bool:
+        """Is ``tr`` of a face of the last play, made by ``seat``'s arm on the visit it
+        was on as ``tr`` came to lie there (it did not leave and come back)?
+
+        One visit brings one play: two cards of a face put down together are one play
+        of both, seen together. A box of that face showing under the hand's card after
+        it was played is the heap under it misread (``high-tilted`` seed 655: Ann's red
+        2 on a red skip, a second red 2 boxed a third of a card lower 0.3 s on, over
+        Bob's red 2 deeper down, was played again).
+        """
+        if not self.plays_by_seat or not self.state.pile:
+            return False
+        play, by = self.plays_by_seat[-1]
+        return (
+            by == seat
+            and play is self.state.pile[-1]
+            and tr.name in play.cards
+            and lay >= play.t
+            and not self._arm_came_back(seat, play.t, lay)
+        )
 
     def _came_to_lie(self, tr: Track) -> tuple[float | None, float]:
         """When ``tr`` was seen again after it last went unseen ``hidden_gap_s`` (None

@@ -187,6 +187,7 @@ class PlayRules:
         self._happened.clear()
         self.lying.copy_on_top(t, card)
         self.landing.settle(t, card)
+        self._moved_on(card)
         for tr in self.state.tracks:
             if tr.settled or tr.pending_since is not None:
                 continue
@@ -263,6 +264,7 @@ class PlayRules:
             for tr in group:
                 tr.pending_since = None
                 tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
+                tr.misread_xy = tr.xy
             for tr in offered:
                 if tr not in group and tr.state is TrackState.MISREAD:
                     # Left out for another value than a play that was none: a card of
@@ -405,6 +407,26 @@ class PlayRules:
             card,
             fan_top=fan_top,
         )
+
+    def _moved_on(self, card: float) -> None:
+        """A card judged a misreading for want of new ink that then moves on
+        ``misread_moved`` card lengths or more from where it lay, having come from
+        outside the pile or off the draw pile, is a card on its way, not a misreading:
+        a slow hand's card stood still a moment over the pile's edge, where the picture
+        from before it was seen had its ink already (``steep-messy-speeds`` seed 655:
+        the dealer's red 4, 2 s from the draw pile to the pile at 15 frames/s, judged a
+        misreading at the draw pile's edge, its flip never seen: nine alerts)."""
+        reach = self.cfg.misread_moved * card
+        if reach <= 0:
+            return
+        for tr in self.state.tracks:
+            at = tr.misread_xy
+            if tr.state is not TrackState.MISREAD or at is None:
+                continue
+            if not (tr.first_in_draw or tr.was_outside_discard):
+                continue
+            if math.hypot(tr.xy[0] - at[0], tr.xy[1] - at[1]) >= reach:
+                tr.state, tr.misread_xy = TrackState.FREE, None
 
     def _no_new_ink(self, group: list[Track], t: float, card: float) -> bool:
         """Was nothing of the play's colour put down where it lies?

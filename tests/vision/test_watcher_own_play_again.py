@@ -1,0 +1,65 @@
+"""One visit of a hand brings one play: a box of the face it just put down, showing
+a moment later under that hand's card, is the heap under it misread, not the same
+card put down again (``high-tilted`` and ``messy-pile`` seed 655, trained recogniser:
+Ann's red 2 on a red skip, a second red 2 boxed a third of a card lower over Bob's
+red 2 deeper down). Another seat's hand may put down a copy (a jump-in). Same
+made-up table as ``test_watcher.py``; the arms are scripted."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
+from vision.watch.lying import LyingCardRules
+from vision.watcher import Watcher
+
+#: Where the cards lie: Bob's red 2 low on the pile, Cy's red skip over it, Ann's red 2
+#: on top, and where the detector boxes a red 2 between them after Ann's play.
+BOB_AT = (CENTER[0] + 2, CENTER[1] + 22)
+CY_AT = CENTER
+ANN_AT = (CENTER[0] + 2, CENTER[1] - 12)
+MISREAD_AT = (CENTER[0] - 4, CENTER[1] + 8)
+
+
+def red_two_boxed_again(own_arm: bool) -> list[dict[str, object]]:
+    """The plays after the flip; the second red 2 shows under Ann's own arm
+    (``own_arm``) or under Dee's, come to the pile as Ann's went."""
+    table = started("red-5")
+    for card, player, spot in (("red-2", "Bob", BOB_AT), ("red-skip", "Cy", CY_AT)):
+        table.bring([card], SEAT_EDGE[player], spot)
+        table.still(20)
+    arm_from = len(table.frames)
+    table.bring(["red-2"], SEAT_EDGE["Ann"], ANN_AT)
+    table.still(5)
+    arm_to = len(table.frames)
+    table.still(4)
+    table.still(30, extra=[lying("red-2", *MISREAD_AT)])
+    spells = [(PLAYERS.index("Ann"), arm_from / FPS, arm_to / FPS)]
+    if not own_arm:
+        spells.append((PLAYERS.index("Dee"), (arm_to + 1) / FPS, (arm_to + 12) / FPS))
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsAtPile(spells)
+    return [e for e in kinds(feed(table, w)) if e["type"] == "play"]
+
+
+def test_the_face_a_hand_just_put_down_boxed_again_is_no_second_play() -> None:
+    assert red_two_boxed_again(own_arm=True) == [
+        {"type": "play", "card": "red-2", "player": "Bob"},
+        {"type": "play", "card": "red-skip", "player": "Cy"},
+        {"type": "play", "card": "red-2", "player": "Ann"},
+    ]
+
+
+def test_without_the_rule_it_is_played_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(LyingCardRules, "_own_play_seen_again", lambda *_: False)
+    plays = red_two_boxed_again(own_arm=True)
+    assert plays[-1] == {"type": "play", "card": "red-2", "player": "Ann"} and len(plays) == 4
+
+
+def test_under_another_seat_s_arm_it_is_a_copy_put_down() -> None:
+    assert red_two_boxed_again(own_arm=False)[-1] == {
+        "type": "play",
+        "card": "red-2",
+        "player": "Dee",
+    }
