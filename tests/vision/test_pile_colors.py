@@ -16,6 +16,7 @@ from uno_table.replay import load_log
 from vision.calibration import TableLayout
 from vision.geometry import CARD_ASPECT
 from vision.pile_colors import HAND_MARGIN, ZONE_MARGIN, PileColors, color_map
+from vision.pile_pictures import PilePictures
 from vision.pipeline import TablePipeline
 from vision.source import read_video
 from vision.watcher import Watcher, WatcherConfig
@@ -285,7 +286,7 @@ def test_in_half_the_light_a_red_card_put_down_is_still_red_ink() -> None:
     assert 0.45 < colors.light < 0.55
     # Read as in the house light (the floors not scaled), the same card shows no ink.
     blind = PileColors(layout)
-    blind._light = lambda hsv, t: 1.0  # type: ignore[method-assign]
+    blind.pictures._light = lambda hsv, t: 1.0  # type: ignore[method-assign]
     assert red_ink(blind) == 0.0
 
 
@@ -339,7 +340,7 @@ def test_in_half_the_light_every_red_and_green_play_is_reported(
 
     want = [e["card"] for e in HALF_LIGHT_LOG if e["type"] == "play"]
     assert plays() == want
-    monkeypatch.setattr(PileColors, "_light", lambda self, hsv, t: 1.0)
+    monkeypatch.setattr(PilePictures, "_light", lambda self, hsv, t: 1.0)
     assert len(plays()) < len(want) - 2
 
 
