@@ -97,6 +97,8 @@ class WatcherConfig:
     airborne_scale: float = 1.12  # a card still over the pile looking this much bigger than
     # the top card did at rest is held or falling above it (a drop): not at rest yet ...
     airborne_max_s: float = 0.5  # ... unless still this long (no card hovers)
+    airborne_shrink: float = 0.05  # ... or this much smaller than a look before: falling (0: off)
+    airborne_shrink_s: float = 0.1  # ... the two looks this far apart at most (seconds)
     hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it; the top
     # card so hidden, then its face seen there as a hand of another seat that went to
     # the discard pile alone leaves: a jump-in put square on it) ...

@@ -27,7 +27,9 @@ def big(name: str, x: float, y: float, scale: float) -> Det:
     return (name, 0.9, (x - 25 * scale, y - 38 * scale, x + 25 * scale, y + 38 * scale))
 
 
-def dropped(hover: int, scale: float = 1.25) -> tuple[list[tuple[float, dict[str, object]]], float]:
+def dropped(
+    hover: int, scale: float = 1.25, config: WatcherConfig | None = None
+) -> tuple[list[tuple[float, dict[str, object]]], float]:
     """Ann carries a red-7 high over the pile, holds it still there ``hover`` frames,
     and lets it fall (it shrinks to its size on the table in 5 frames); the events and
     the moment it lands."""
@@ -47,7 +49,7 @@ def dropped(hover: int, scale: float = 1.25) -> tuple[list[tuple[float, dict[str
     landed = (len(table.frames) - 1) / FPS
     table.pile.append([("red-7", *CENTER)])
     table.still(30)
-    return feed(table), landed
+    return feed(table, Watcher(LAYOUT, PLAYERS, config)), landed
 
 
 def test_a_dropped_card_is_played_when_it_lands_not_while_it_hovers() -> None:
@@ -112,3 +114,38 @@ def test_a_card_boxed_big_on_a_shaking_camera_is_played_all_the_same() -> None:
     assert shaken_big()[-1] == {"type": "play", "card": "red-7", "player": "Ann"}
     # Taken for a card hovering as long as it is not judged still: never played.
     assert shaken_big(WatcherConfig(lying_still=cfg.still))[-1]["type"] == "flip"
+
+
+def test_a_dropped_card_still_shrinking_is_played_when_it_lands_not_a_frame_before() -> None:
+    # drop and dusk-drop-cool held-out 659 (opened): Ann's red 1, judged at rest a frame
+    # before it landed, 4% bigger than the top card then (under airborne_scale); the
+    # picture of it falling, blurred over the yellow 1 under it, gave a yellow 1 under it.
+    events, landed = dropped(hover=0)
+    t_play = next(t for t, e in events if e["type"] == "play")
+    assert landed <= t_play <= landed + 0.2
+    events, landed = dropped(hover=0, config=WatcherConfig(airborne_shrink=0.0))
+    assert next(t for t, e in events if e["type"] == "play") < landed
+
+
+def test_a_card_first_seen_high_over_the_pile_is_played_when_it_lands() -> None:
+    # dusk-drop-cool held-out 660 (opened): Cy's blue 9, carried high, first seen over
+    # the pile a third bigger than the cards there, moved on along it and was played
+    # while still that big, before it fell.
+    table = started("red-5")
+    end = (CENTER[0] + 40, CENTER[1] + 15)  # beside the red-5, on the pile
+    start = (CENTER[0] + 0.9 * LAYOUT.card_px, CENTER[1] - 0.4 * LAYOUT.card_px)
+    assert LAYOUT.discard.contains(*start)  # first seen over the pile
+    for i in range(1, 9):  # carried a card length along the pile, high, then held
+        u = min(1.0, i / 6)
+        x, y = start[0] + (end[0] - start[0]) * u, start[1] + (end[1] - start[1]) * u
+        table.frames.append([*table.visible_pile(), big("blue-5", x, y, 1.35)])
+    for k in range(1, 6):  # let go: it falls, shrinking to its size
+        f = (k / 5) ** 2
+        table.frames.append([*table.visible_pile(), big("blue-5", *end, 1.35 - 0.35 * f)])
+    landed = (len(table.frames) - 1) / FPS
+    table.pile.append([("blue-5", *end)])
+    table.still(30)
+    events = feed(table)
+    t_play = next(t for t, e in events if e["type"] == "play")
+    assert [e.get("card") for e in kinds(events)] == ["red-5", "blue-5"]
+    assert landed <= t_play <= landed + 0.2

@@ -24,7 +24,10 @@ from tests.vision.test_watcher import (
 )
 from tests.vision.test_watcher_fan_end import PictureAt, at
 from vision.pile_colors import ColorPatch
+from vision.watch.fan_colors import FanColorRules
+from vision.watch.state import PileEntry, WatcherState
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
 #: The red card lies this far right of the pile's middle; the green under it shows left.
 STEP = 26.0
@@ -119,3 +122,22 @@ def test_green_changed_beside_a_fan_whose_lowest_card_is_unmatched_is_one_more_c
     ]
     out, _ = fan_on_green_skip(0.02)
     assert out == [{"type": "play", "cards": ["blue-draw2", "red-draw2"], "player": "Cy"}]
+
+
+def test_on_several_cards_a_card_of_any_of_their_colours_needs_no_lower_card() -> None:
+    # messy-pile held-out 659 (opened): Bob's yellow Draw Two on Ann's yellow 6 and green
+    # 6 (yellow named, which the watcher does not hear): matched by the named colour, it
+    # was played over a green Draw Two that was never there.
+    state = WatcherState(LAYOUT, PLAYERS, WatcherConfig(), Changed("green-5", [], 0.1))
+    rules = FanColorRules(state)
+    xy = (LAYOUT.discard.center[0] + STEP, 240.0)
+    box = (xy[0] - 25, xy[1] - 38, xy[0] + 25, xy[1] + 38)
+
+    def under(cards: list[str]) -> list[tuple[str, tuple[float, float]]]:
+        onto = PileEntry(cards, [LAYOUT.discard.center] * len(cards), 1.0)
+        state.pile = [onto]
+        return rules.under_unmatched("red-draw2", onto, xy, box, 1.0, 2.0, LAYOUT.card_px)
+
+    assert [face for face, _ in under(["green-skip"])] == ["green-draw2"]
+    assert under(["red-skip", "green-skip"]) == []  # red may be the colour named
+    assert [face for face, _ in under(["blue-skip", "green-skip"])] == ["green-draw2"]

