@@ -78,7 +78,7 @@ class LandingRules:
         square on the old top card was judged at rest a frame before it landed, 4%
         bigger than the top card then (under ``airborne_scale``), and the picture of it
         still falling, blurred over the old card, showed that card's colour as new: a
-        lower card of that colour (``drop`` and ``dusk-drop-cool`` held-out 659-660,
+        lower card of that colour (``drop`` and ``dusk-drop-cool`` held-out 659,
         opened: Ann's red 1 on a yellow 1 played as a fan with a yellow 1, in both)."""
         shrink = self.cfg.airborne_shrink
         if not shrink or len(tr.sightings) < 2:
