@@ -71,19 +71,37 @@ HELD_FRAMES = 72
 HELD_JITTER = ((0.0, 0.0), (3.0, 1.0), (-3.0, -1.0), (2.5, -1.5), (-2.0, 1.5), (1.0, 0.0))
 
 
-def slid_while_held(config: WatcherConfig | None = None) -> tuple[list[tuple[float, str]], float]:
-    """The events (time, type) after the flip, and the time the card stopped."""
+HELD_FROM = 1.2  # card lengths below the pile's centre
+
+
+def jittered_onto_pile(
+    frames: int,
+    from_lengths: float,
+    jitter: tuple[tuple[float, float], ...],
+    eased: bool,
+    config: WatcherConfig | None,
+) -> tuple[list[tuple[float, str]], float]:
+    """A red-7 brought onto the red-5 in ``frames`` frames from ``from_lengths`` card
+    lengths below it, steadily or ``eased`` (slowing evenly to a stop), its box
+    ``jitter``-ed frame by frame: the events (time, type) after the flip, and the time
+    the card stopped."""
     table = started("red-5")
-    start_y = CENTER[1] + 1.2 * LAYOUT.card_px
-    for i in range(1, HELD_FRAMES + 1):
-        jx, jy = HELD_JITTER[i % len(HELD_JITTER)]
-        y = start_y + (CENTER[1] - start_y) * i / HELD_FRAMES
+    start_y = CENTER[1] + from_lengths * LAYOUT.card_px
+    for i in range(1, frames + 1):
+        jx, jy = jitter[i % len(jitter)]
+        u = 1 - (1 - i / frames) ** 2 if eased else i / frames
+        y = start_y + (CENTER[1] - start_y) * u
         table.frames.append([*table.visible_pile(), det("red-7", CENTER[0] + jx, y + jy)])
     stopped = (len(table.frames) - 1) / FPS
     table.pile.append([("red-7", *CENTER)])
     table.still(30)
     events = feed(table, Watcher(LAYOUT, PLAYERS, config or WatcherConfig()))
     return [(t, e["type"]) for t, e in events][1:], stopped
+
+
+def slid_while_held(config: WatcherConfig | None = None) -> tuple[list[tuple[float, str]], float]:
+    """The events (time, type) after the flip, and the time the card stopped."""
+    return jittered_onto_pile(HELD_FRAMES, HELD_FROM, HELD_JITTER, False, config)
 
 
 def test_a_card_slid_on_steadily_while_held_is_played_when_it_stops() -> None:
@@ -110,17 +128,7 @@ CRAWL_JITTER = ((0.0, 0.0), (1.5, 1.0), (-1.0, -1.5), (1.0, -1.0), (-1.5, 0.5))
 
 def crawled(config: WatcherConfig | None = None) -> tuple[list[tuple[float, str]], float]:
     """The events (time, type) after the flip, and the time the card stopped."""
-    table = started("red-5")
-    start_y = CENTER[1] + CRAWL_FROM * LAYOUT.card_px
-    for i in range(1, CRAWL_FRAMES + 1):
-        jx, jy = CRAWL_JITTER[i % len(CRAWL_JITTER)]
-        y = start_y + (CENTER[1] - start_y) * (1 - (1 - i / CRAWL_FRAMES) ** 2)
-        table.frames.append([*table.visible_pile(), det("red-7", CENTER[0] + jx, y + jy)])
-    stopped = (len(table.frames) - 1) / FPS
-    table.pile.append([("red-7", *CENTER)])
-    table.still(30)
-    events = feed(table, Watcher(LAYOUT, PLAYERS, config or WatcherConfig()))
-    return [(t, e["type"]) for t, e in events][1:], stopped
+    return jittered_onto_pile(CRAWL_FRAMES, CRAWL_FROM, CRAWL_JITTER, True, config)
 
 
 def test_the_slowest_hand_s_card_is_played_when_it_stops() -> None:
