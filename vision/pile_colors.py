@@ -105,10 +105,8 @@ class PileColors:
             neutral=neutral,
         )
         self.still_hand_area = still_hand_area
-        self.scale = scale
         self.settle_s = settle_s
         self.changed_px = changed_px
-        self._x0, self._y0 = self.pictures.x0, self.pictures.y0
         self._table_ink = np.ones((TABLE_INK_WIDTH, TABLE_INK_WIDTH), np.uint8)
         self._run: PileLook | None = None  # the picture a still run began with
         self._run_t0 = 0.0
@@ -216,7 +214,7 @@ class PileColors:
         """The ink of ``color`` where ``mask`` (map pixels, not empty) holds: its area
         in card faces and its middle in frame pixels."""
         my, mx = np.nonzero(mask)
-        xy = (float(mx.mean()) / self.scale + self._x0, float(my.mean()) / self.scale + self._y0)
+        xy = self.pictures.to_frame(float(mx.mean()), float(my.mean()))
         return ColorPatch(color, len(mx) / self.pictures.card_area_px, xy)
 
     def new_ink_outside(
@@ -289,10 +287,9 @@ class PileColors:
         (frame pixels, rounded outwards; NumPy clips the slice to the map); area 0.0
         at ``near`` when none."""
         bx1, by1, bx2, by2 = box
-        x1 = max(0, math.floor((bx1 - self._x0) * self.scale))
-        y1 = max(0, math.floor((by1 - self._y0) * self.scale))
-        x2 = max(0, math.ceil((bx2 - self._x0) * self.scale) + 1)
-        y2 = max(0, math.ceil((by2 - self._y0) * self.scale) + 1)
+        (mx1, my1), (mx2, my2) = self.pictures.to_map(bx1, by1), self.pictures.to_map(bx2, by2)
+        x1, y1 = max(0, math.floor(mx1)), max(0, math.floor(my1))
+        x2, y2 = max(0, math.ceil(mx2) + 1), max(0, math.ceil(my2) + 1)
         mask[y1:y2, x1:x2] = False
         return self._patch(color, mask) if mask.any() else ColorPatch(color, 0.0, near)
 
@@ -357,9 +354,8 @@ class PileColors:
         changed = self.pictures.changed(now, settled)
         h, w = changed.shape
         ys, xs = np.mgrid[0:h, 0:w]
-        cx = (near[0] - self._x0) * self.scale
-        cy = (near[1] - self._y0) * self.scale
-        r = radius * self.scale
+        cx, cy = self.pictures.to_map(*near)
+        r = radius * self.pictures.scale
         if hands:
             changed &= ~self.pictures.hand(changed, now, settled)
         changed &= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r

@@ -108,6 +108,14 @@ class PilePictures:
         # new_colors two to four times (strips, a fan's end, a twin).
         self._ink_hands_memo: tuple[PileLook, PileLook, npt.NDArray[np.bool_]] | None = None
 
+    def to_map(self, x: float, y: float) -> tuple[float, float]:
+        """Frame pixels to the small picture's (map) pixels."""
+        return (x - self.x0) * self.scale, (y - self.y0) * self.scale
+
+    def to_frame(self, mx: float, my: float) -> tuple[float, float]:
+        """Map pixels to frame pixels."""
+        return mx / self.scale + self.x0, my / self.scale + self.y0
+
     def _but_draw_pile(self, x0: int, y0: int, w: int, h: int) -> npt.NDArray[np.bool_]:
         """A map of ``w`` x ``h`` from (``x0``, ``y0``), true but on the draw pile."""
         keep = np.ones((h, w), bool)
