@@ -222,7 +222,13 @@ class WatcherConfig:
     # much later: a card its hand covered is played only once seen at rest there
     arm_draw_retreat: float = 2.0  # an arm back at the draw pile after its far end drew
     # this far from it (card lengths) for arm_draw_gone_s draws again: a penalty drawn
-    # card by card with the arm in view throughout is a visit per card
+    # card by card with the arm in view throughout is a visit per card; so is one ...
+    arm_draw_retract: float = 0.6  # ... shorter than this share of its longest at the draw
+    arm_draw_reach_again: float = 0.9  # pile for arm_draw_gone_s, then this share again
+    # (an arm from a seat beside the draw pile, drawn back to the frame's edge)
+    arm_draw_resumed_s: float = 1.0  # an arm first seen at the draw pile this soon after
+    # its seat's draw, seen coming in, was last seen there is that arm, lost a while as it
+    # held still: no new draw (seen coming in once, it would be again)
 
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
     predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead

@@ -516,3 +516,71 @@ def test_at_the_video_s_end_an_arm_that_never_reached_the_draw_pile_draws_nothin
     w = Watcher(LAYOUT, PLAYERS)
     feed(table, arms, w)
     assert w.finish() == []
+
+
+def reach(arms: ScriptedArms, first: int, player: str, lengths: Sequence[float]) -> None:
+    """``player``'s arm at the draw pile from frame ``first``, one frame per length in
+    ``lengths`` (pixels from the frame's edge to its far end)."""
+    for k, length in enumerate(lengths):
+        arms.at(range(first + k, first + k + 1), player, DRAW, length=length)
+
+
+def test_an_arm_lost_while_it_holds_still_at_the_draw_pile_draws_once() -> None:
+    # Bob's arm comes in, takes a card and holds still: lost 0.7 s, it is seen again at
+    # the draw pile at nearly its full length, going back. It never came in again: one
+    # draw (covering-slow-slide-20fps held-out 661: every card of a penalty drawn twice).
+    table, start = quiet(120)
+    arms = ScriptedArms()
+    coming = [120.0, 200.0, 280.0]  # over the table, then at the draw pile
+    for k, length in enumerate(coming):
+        arms.at(
+            range(start + 5 + k, start + 6 + k),
+            "Bob",
+            DISCARD,
+            to_draw=2.5 - 0.7 * k,
+            length=length,
+        )
+    reach(arms, start + 8, "Bob", [360.0, 400.0, 420.0, 410.0, 400.0, 400.0])
+    back = start + 14 + round(0.7 * FPS)
+    reach(arms, back, "Bob", [340.0, 350.0, 330.0, 300.0])
+    for k in range(4):  # going back to its seat
+        arms.at(
+            range(back + 4 + k, back + 5 + k),
+            "Bob",
+            DISCARD,
+            to_draw=1.2 + 0.5 * k,
+            length=280.0 - 60 * k,
+        )
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Bob"}]
+
+
+def test_an_arm_from_beside_the_draw_pile_seen_only_there_draws_every_card() -> None:
+    # Cy sits beside the draw pile: his arm is first seen there on every reach, and lost
+    # as it goes back. Never seen coming in, it is not taken for the last draw's arm,
+    # lost a while: three reaches 0.8 s apart, three draws (covering-hand seed 615: nine
+    # penalty draws; judged by the arm's length instead, four were lost).
+    table, start = quiet(160)
+    arms = ScriptedArms()
+    for k in range(3):
+        first = start + 5 + k * (8 + round(0.8 * FPS))
+        reach(arms, first, "Cy", [265.0, 300.0, 340.0, 370.0, 370.0, 350.0, 300.0, 265.0])
+    assert feed(table, arms)[1:] == [{"type": "draw", "player": "Cy"}] * 3
+
+
+def test_an_arm_from_beside_the_draw_pile_drawn_back_short_and_reaching_again_draws_again() -> None:
+    # Cy's arm never leaves the draw pile's side: between two cards of a penalty it only
+    # shortens to under half its length (the hand at his seat's edge, lost a few looks
+    # under arm_draw_gone_s) and reaches out again (covering-lamp-slide-20fps held-out
+    # 661: two of six draws merged into the one before). Two reaches, two draws; a
+    # one-look dip of the same arm is no second reach.
+    def draws(dip_looks: int) -> list[dict[str, object]]:
+        table, start = quiet(120)
+        arms = ScriptedArms()
+        reach(arms, start + 5, "Cy", [90.0, 130.0, 170.0, 195.0, 190.0, 180.0, 160.0])
+        reach(arms, start + 12, "Cy", [90.0] * dip_looks)  # drawn back to its seat's edge
+        gap = start + 12 + dip_looks + 8  # unseen less than arm_draw_gone_s
+        reach(arms, gap, "Cy", [90.0, 140.0, 180.0, 198.0, 190.0, 170.0, 120.0, 90.0])
+        return feed(table, arms)[1:]
+
+    assert draws(dip_looks=3) == [{"type": "draw", "player": "Cy"}] * 2
+    assert draws(dip_looks=0) == [{"type": "draw", "player": "Cy"}]

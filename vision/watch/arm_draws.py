@@ -21,7 +21,9 @@ discard pile in at most an ``arm_draw_discard_share`` of its frames; and it is n
 arm going back from the discard pile past the draw pile (that seat's arm was at the discard pile
 ``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
 seat play: :meth:`ArmDrawRules.played`), and no card of that seat (or of no
-known seat) was put down during the visit. No visit begun before the round's first
+known seat) was put down during the visit. An arm first seen at the draw pile, right
+after its seat's draw, seen coming in, was last seen there, did not come in: it is that
+arm, lost a while as it held still, and no new draw. No visit begun before the round's first
 card has lain on the pile ``arm_draw_after_discard_s`` is a draw (the dealer's arm
 takes the starter from the draw pile, and goes back). A
 draw the card rules saw (a face-down card leaving the pile,
@@ -104,8 +106,18 @@ class ArmVisit:
     #: The farthest its far end went from the draw pile's centre since it was last
     #: there (card lengths; 0 until it has been there).
     drew_back: float = 0.0
+    #: Since when its arm has been drawn back: shorter than ``retract`` of its longest
+    #: at the draw pile, and not ``reach_again`` of it since (inf: it is not;
+    #: ``WatcherConfig.arm_draw_retract``, ``arm_draw_reach_again``).
+    short_since: float = math.inf
+    retract: float = 0.0
+    reach_again: float = 1.0
     #: When it was seen (every sighting, in order).
     seen_t: list[float] = field(default_factory=list)
+    #: First seen at the draw pile just after its seat's draw, seen coming in, was
+    #: last seen there (``WatcherConfig.arm_draw_resumed_s``): the same arm, lost a
+    #: while as it held still.
+    resumed: bool = False
 
     def longest_run(self, look_s: float) -> int:
         """The most sightings in a row: each at most ``IN_A_ROW_LOOKS`` looks after the
@@ -123,27 +135,32 @@ class ArmVisit:
             last = t
         return best
 
-    def back_for_more(self, s: ArmSighting, retreat: float, gone_s: float) -> bool:
-        """Is ``s``, at the draw pile, the arm back for another card? It went
-        ``retreat`` card lengths or more from the pile for ``gone_s`` or more since it
-        was last there, and not to the discard pile (an arm that was there may have
-        played: its visit is judged as one)."""
-        return (
-            s.pile == DRAW
-            and self.draw_looks > 0
-            and self.drew_back >= retreat
-            and s.t - self.draw_t1 >= gone_s - ROUNDING_S
-            and self.discard_t1 < self.draw_t1
-        )
+    def back_for_more(self, s: ArmSighting, cfg: WatcherConfig) -> bool:
+        """Is ``s``, at the draw pile, the arm back for another card? Since it was last
+        there it went ``arm_draw_retreat`` card lengths or more from the pile for
+        ``arm_draw_gone_s`` or more, or (an arm whose seat is beside the draw pile
+        never goes far from it) was shorter than ``arm_draw_retract`` of its longest
+        there for as long, and now reaches ``arm_draw_reach_again`` of it; and it was
+        not at the discard pile (an arm that was there may have played: its visit is
+        judged as one)."""
+        if s.pile != DRAW or not self.draw_looks or self.discard_t1 >= self.draw_t1:
+            return False
+        gone_s = cfg.arm_draw_gone_s - ROUNDING_S
+        if self.drew_back >= cfg.arm_draw_retreat and s.t - self.draw_t1 >= gone_s:
+            return True
+        length = math.dist(s.entry, s.tip)
+        again = length >= self.reach_again * self.draw_reach
+        return again and s.t - self.short_since >= gone_s
 
     def add(self, s: ArmSighting) -> None:
         self.t1 = s.t
+        length = math.dist(s.entry, s.tip)
         self.seen_t.append(s.t)
         # At the discard pile, and not an arm going back from the draw pile over it.
         at_discard = (
             s.pile == DISCARD
             and s.to_discard <= self.play_near
-            and math.dist(s.entry, s.tip) >= self.play_reach * self.draw_reach
+            and length >= self.play_reach * self.draw_reach
         )
         if self.draw_looks:
             self.after_draw += 1
@@ -155,9 +172,13 @@ class ArmVisit:
         self.to_draw = min(self.to_draw, s.to_draw)
         if self.draw_looks and s.pile != DRAW:
             self.drew_back = max(self.drew_back, s.to_draw)
+        if not self.draw_looks or length >= self.reach_again * self.draw_reach:
+            self.short_since = math.inf  # (once short, short until it reaches out again)
+        elif length < self.retract * self.draw_reach and not math.isfinite(self.short_since):
+            self.short_since = s.t
         if s.pile == DRAW:
             self.drew_back = 0.0
-            self.draw_reach = max(self.draw_reach, math.dist(s.entry, s.tip))
+            self.draw_reach = max(self.draw_reach, length)
             self.draw_t0 = min(self.draw_t0, s.t)
             self.draw_t1 = s.t
             self.draw_looks += 1
@@ -185,6 +206,10 @@ class ArmDrawRules:
         self._closing: list[ArmVisit] = []
         #: Per seat, when its arm was last at the discard pile (in visits that ended).
         self._last_discard: dict[int, float] = {}
+        #: Per seat, when the last visit taken for a draw was last seen, if it was seen
+        #: coming in (elsewhere before the draw pile) and last seen at the draw pile: its
+        #: arm may be lost there a while, holding still.
+        self._drew_there: dict[int, float] = {}
         #: The plays (and flips) the watcher made lately: (seat or None, time).
         self._plays: deque[tuple[int | None, float]] = deque(maxlen=config.remembered)
         #: The visits taken for draws lately (the card rules ask :meth:`drew`).
@@ -227,14 +252,16 @@ class ArmDrawRules:
                 self._starter = s.seat
             visit = self._open.get(s.seat)
             gone_s = self.cfg.arm_draw_gone_s
+            lost = visit is None
             if visit is not None and s.t - visit.t1 >= gone_s:
+                lost = True
                 del self._open[s.seat]  # it ended before this arm came (steps far apart)
                 if self._ended(visit, card_draws):
                     ended.append(visit)
                 visit = None
             elif (
                 visit is not None
-                and visit.back_for_more(s, self.cfg.arm_draw_retreat, gone_s)
+                and visit.back_for_more(s, self.cfg)
                 and not self._put_down(visit.seat, visit.t0 - gone_s, s.t)
             ):
                 # The arm drew back from the draw pile and came again: the next card of
@@ -252,8 +279,11 @@ class ArmDrawRules:
                     s.t,
                     play_near=self.cfg.arm_draw_play_near,
                     play_reach=self.cfg.arm_draw_play_reach,
+                    retract=self.cfg.arm_draw_retract,
+                    reach_again=self.cfg.arm_draw_reach_again,
                 )
                 visit.before_start = not started and dealer in (None, s.seat)
+                visit.resumed = lost and self._resumed(s)
             if s.pile == DRAW and not visit.draw_looks:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)
@@ -279,6 +309,17 @@ class ArmDrawRules:
         self._open.clear()
         return [v for v in visits if self._ended(v, card_draws)]
 
+    def _resumed(self, s: ArmSighting) -> bool:
+        """Is ``s``, the first sighting of a visit, the arm of its seat's last draw,
+        lost a while at the draw pile? That arm was seen coming in, and this one is at
+        the draw pile within ``arm_draw_resumed_s`` of that draw's last sighting there:
+        it did not come in. (An arm whose seat is beside the draw pile, first seen there
+        on every reach, is never taken for one resumed.)"""
+        last = self._drew_there.get(s.seat)
+        if last is None or s.pile != DRAW:
+            return False
+        return s.t - last <= self.cfg.arm_draw_resumed_s
+
     def _gone_s(self, visit: ArmVisit) -> float:
         """How long after its last sighting a visit is judged: an arm that was at the
         discard pile waits for the play it may have made there to be seen."""
@@ -299,6 +340,8 @@ class ArmDrawRules:
         """
         if self._is_draw(visit, card_draws):
             self.drawn.append(visit)
+            if visit.draw_t0 > visit.t0 and visit.draw_t1 == visit.t1:
+                self._drew_there[visit.seat] = visit.t1
             return True
         if visit.discard_looks >= SEEN_THERE:
             self._last_discard[visit.seat] = visit.discard_t1
@@ -308,6 +351,11 @@ class ArmDrawRules:
         """The rules of a draw by arm (the module docstring), for a visit just ended."""
         cfg = self.cfg
         if visit.before_start or visit.draw_looks < self.looks_needed():
+            return False
+        if visit.resumed:
+            # Its arm never came in from its seat: the one that drew, lost a while at
+            # the draw pile and seen again as it goes back (``covering-slow-slide-20fps``
+            # held-out 661, opened: Bob's penalty, every card of it drawn twice).
             return False
         if visit.draw_t1 - visit.draw_t0 < cfg.arm_draw_dwell_s - ROUNDING_S:
             return False  # passing over the draw pile on the way elsewhere
