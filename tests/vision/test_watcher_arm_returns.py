@@ -7,6 +7,8 @@ arm's sightings are scripted."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, started
 from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_covered_copy import lying
@@ -19,13 +21,19 @@ CY = PLAYERS.index("Cy")
 COVERED = 10
 #: Frames the arm is still seen after its card shows (the hand going back).
 LEAVING = 5
+#: Where a still arm's remains lie, card lengths from the discard pile's centre.
+GHOST_OFF = 1.5
 
 
-def two_visits(away: float | None, config: WatcherConfig | None = None) -> list[dict[str, object]]:
+def two_visits(
+    away: float | None, config: WatcherConfig | None = None, *, ghost: bool = False
+) -> list[dict[str, object]]:
     """Cy's covering hand puts a green 4 on the pile, goes back, and puts a green 7 on
     it. His arm is seen at the pile while it covers a card and ``LEAVING`` frames
-    after, then is unseen ``away`` seconds before it covers the pile again; with
-    ``away`` None it is seen all the while, the green 4 lying there for a second."""
+    after, then is unseen ``away`` seconds before it covers the pile again (``ghost``:
+    all that while, what the still arm left is seen a card and a half off the pile's
+    centre); with ``away`` None it is seen all the while, the green 4 lying there for a
+    second."""
     table: Table = started("green-5")
     first = len(table.frames)
     table.still(COVERED, covered=True)
@@ -40,6 +48,11 @@ def two_visits(away: float | None, config: WatcherConfig | None = None) -> list[
         arms = ArmsSeen(CY, range(first, second + COVERED + LEAVING))
     else:
         arms = ArmsSeen(CY, range(first, first + COVERED + LEAVING))
+        if ghost:
+            arms.seen += [
+                dataclasses.replace(s, to_discard=GHOST_OFF)
+                for s in ArmsSeen(CY, range(first + COVERED + LEAVING, second)).seen
+            ]
         arms.seen += ArmsSeen(CY, range(second, second + COVERED + LEAVING)).seen
     w = Watcher(LAYOUT, PLAYERS, config)
     w.arms = arms
@@ -78,3 +91,14 @@ def test_an_arm_unseen_a_moment_is_on_the_same_visit() -> None:
     assert WatcherConfig().arm_away_s > 0.3
     out = two_visits(0.3)
     assert [e.get("card") for e in out[1:]] == ["green-4"]
+
+
+def test_a_still_arm_s_remains_off_the_pile_are_not_the_arm_there() -> None:
+    # The arm watch goes on seeing what Cy's still arm left a card and a half off the
+    # pile while the arm itself went back for his second card: not at the pile
+    # (arm_draw_play_near), the arm is away all the same (``covering-dim-22fps``
+    # held-out 664, opened: Bob's second green 1, a jump-in on his own, never played).
+    assert WatcherConfig().arm_draw_play_near < GHOST_OFF
+    assert [e.get("card") for e in two_visits(0.7, ghost=True)[1:]] == ["green-4", "green-7"]
+    wide = WatcherConfig.from_dict({"arm_draw_play_near": 2.0})
+    assert [e.get("card") for e in two_visits(0.7, wide, ghost=True)[1:]] == ["green-4"]

