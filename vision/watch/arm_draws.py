@@ -11,7 +11,10 @@ going on to the discard pile (that would be a flip, or a play passing by).
 ends when its arm has not been seen at a pile for ``arm_draw_gone_s``, or when the
 arm, having drawn back ``arm_draw_retreat`` card lengths from the draw pile for that
 long (and not gone to the discard pile), is at the draw pile again: a player drawing
-a penalty card by card, the arm in view throughout, makes a visit per card. It is a
+a penalty card by card, the arm in view throughout, makes a visit per card. So does
+an arm from a seat beside the draw pile, which never goes that far: shorter than
+``arm_draw_retract`` of its longest there for that long, then ``arm_draw_reach_again``
+of it again. It is a
 draw when its far end lay at the draw pile over ``arm_draw_dwell_s`` and in at
 least ``arm_draw_looks`` frames (with a slower camera, as many as it takes in
 ``arm_draw_seen_s``: :meth:`ArmDrawRules.looks_needed`), its arm was seen in

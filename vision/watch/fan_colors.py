@@ -146,8 +146,8 @@ class FanColorRules:
         one went onto), seen again? One lies within ``pile_reach`` of it, and is not
         covered there: a card whose middle ``onto``'s top card covers (within
         ``on_card_reach`` of its middle) shows only beyond that card's edge on its own
-        side, so not where ``xy`` lies nearer the covering card's middle than its own.
-
+        side, so not where ``xy`` lies nearer the covering card's middle than its own
+        (:meth:`_covered_there`).
         """
         top = onto.spots[-1] if onto.spots else None
         reach = self.cfg.pile_reach * card
