@@ -72,22 +72,31 @@ class Before(PictureAt):
         return super().new_colors(near, radius, since=since, **kw)
 
 
-def blue_9_on_a_green_3(green_3_dx: float) -> list[dict[str, object]]:
-    """A green 9 turned up, Bob's green 3 put on it ``green_3_dx`` to the side, then
-    Ann's blue 9 (the recogniser sees it alone), with new green ink a fan's step from
-    it, at the pile's middle. The events after the flip."""
+def blue_9_played(
+    green_3_dx: float, blue_9_dx: float, green_ink: tuple[float, float]
+) -> list[dict[str, object]]:
+    """A green 9 turned up at the pile's middle, Bob's green 3 put on it ``green_3_dx``
+    to the side, then Ann's blue 9 ``blue_9_dx`` from the middle (the recogniser sees
+    it alone), with new green ink (``green_ink``: its area in card faces, and where)
+    beside it. The events after the flip."""
     table = started("green-9")
     table.bring(["green-3"], SEAT_EDGE["Bob"], end=(CENTER[0] + green_3_dx, CENTER[1]))
     table.still(20)
     blue_9_comes = len(table.frames) / FPS
-    table.bring(["blue-9"], SEAT_EDGE["Ann"], end=(CENTER[0] + STEP, CENTER[1]))
+    table.bring(["blue-9"], SEAT_EDGE["Ann"], end=(CENTER[0] + blue_9_dx, CENTER[1]))
     table.still(20)
     picture = Before(
         [at("green", 0.5, 0.0), at("green", 0.5, green_3_dx)],
-        [at("blue", 0.5, STEP), at("green", 0.16, 0.0)],
+        [at("blue", 0.5, blue_9_dx), at("green", *green_ink)],
         blue_9_comes,
     )
     return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
+def blue_9_on_a_green_3(green_3_dx: float) -> list[dict[str, object]]:
+    """The green 3 ``green_3_dx`` aside, the blue 9 a fan's step from the middle, new
+    green ink at the middle."""
+    return blue_9_played(green_3_dx, STEP, (0.16, 0.0))
 
 
 def test_new_ink_on_the_card_played_onto_is_no_deeper_card_seen_again() -> None:
@@ -110,23 +119,9 @@ def test_ink_where_only_a_deeper_card_of_that_face_lies_is_that_card() -> None:
 
 
 def blue_9_on_a_green_3_over_a_green_9(ink_dx: float) -> list[dict[str, object]]:
-    """A green 9 turned up at the pile's middle, Bob's green 3 put on it a sixth of a
-    card aside (covering its middle), then Ann's blue 9 square on the green 9's place
-    (the recogniser sees it alone), with new green ink ``ink_dx`` from the middle,
-    past the green 3's. The events after the flip."""
-    onto_dx = 12.0
-    table = started("green-9")
-    table.bring(["green-3"], SEAT_EDGE["Bob"], end=(CENTER[0] + onto_dx, CENTER[1]))
-    table.still(20)
-    blue_9_comes = len(table.frames) / FPS
-    table.bring(["blue-9"], SEAT_EDGE["Ann"], end=CENTER)
-    table.still(20)
-    picture = Before(
-        [at("green", 0.5, 0.0), at("green", 0.5, onto_dx)],
-        [at("blue", 0.5, 0.0), at("green", 0.08, ink_dx)],
-        blue_9_comes,
-    )
-    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+    """The green 3 a sixth of a card aside (covering the green 9's middle), the blue 9
+    square on the green 9's place, new green ink ``ink_dx`` from the middle."""
+    return blue_9_played(12.0, 0.0, (0.08, ink_dx))
 
 
 def test_new_ink_past_the_middle_of_the_card_played_onto_is_no_card_it_covers() -> None:
