@@ -209,10 +209,6 @@ class ArmDrawRules:
         self._closing: list[ArmVisit] = []
         #: Per seat, when its arm was last at the discard pile (in visits that ended).
         self._last_discard: dict[int, float] = {}
-        #: Per seat, when the last visit taken for a draw was last seen, if it was seen
-        #: coming in (elsewhere before the draw pile) and last seen at the draw pile: its
-        #: arm may be lost there a while, holding still.
-        self._drew_there: dict[int, float] = {}
         #: The plays (and flips) the watcher made lately: (seat or None, time).
         self._plays: deque[tuple[int | None, float]] = deque(maxlen=config.remembered)
         #: The visits taken for draws lately (the card rules ask :meth:`drew`).
@@ -318,10 +314,14 @@ class ArmDrawRules:
         the draw pile within ``arm_draw_resumed_s`` of that draw's last sighting there:
         it did not come in. (An arm whose seat is beside the draw pile, first seen there
         on every reach, is never taken for one resumed.)"""
-        last = self._drew_there.get(s.seat)
-        if last is None or s.pile != DRAW:
-            return False
-        return s.t - last <= self.cfg.arm_draw_resumed_s
+        last = next((v for v in reversed(self.drawn) if v.seat == s.seat), None)
+        return (
+            last is not None
+            and s.pile == DRAW
+            and last.draw_t0 > last.t0  # seen elsewhere first: coming in
+            and last.draw_t1 == last.t1  # last seen at the draw pile
+            and s.t - last.t1 <= self.cfg.arm_draw_resumed_s
+        )
 
     def _gone_s(self, visit: ArmVisit) -> float:
         """How long after its last sighting a visit is judged: an arm that was at the
@@ -343,8 +343,6 @@ class ArmDrawRules:
         """
         if self._is_draw(visit, card_draws):
             self.drawn.append(visit)
-            if visit.draw_t0 > visit.t0 and visit.draw_t1 == visit.t1:
-                self._drew_there[visit.seat] = visit.t1
             return True
         if visit.discard_looks >= SEEN_THERE:
             self._last_discard[visit.seat] = visit.discard_t1

@@ -150,16 +150,12 @@ class FanColorRules:
         (:meth:`_covered_there`).
         """
         top = onto.spots[-1] if onto.spots else None
-        reach = self.cfg.pile_reach * card
-        for entry in self.state.pile[-self.cfg.pile_depth :]:
-            if entry is onto:
-                continue
-            for c, spot in zip(entry.cards, entry.spots, strict=True):
-                if c != face or math.dist(xy, spot) > reach:
-                    continue
-                if top is None or not self._covered_there(xy, spot, top, card):
-                    return True
-        return False
+        return any(
+            c == face
+            and entry is not onto
+            and (top is None or not self._covered_there(xy, spot, top, card))
+            for c, spot, entry in self.state.pile_spots_near(xy, self.cfg.pile_reach * card)
+        )
 
     def _covered_there(
         self,

@@ -173,11 +173,18 @@ class WatcherState:
     ) -> Iterator[tuple[str, PileEntry]]:
         """The faces (and their plays) of the pile cards resting within ``lim`` of
         ``xy``, among the last ``pile_depth`` plays, newest first."""
+        for c, _spot, entry in self.pile_spots_near(xy, lim):
+            yield c, entry
+
+    def pile_spots_near(
+        self, xy: tuple[float, float], lim: float
+    ) -> Iterator[tuple[str, tuple[float, float], PileEntry]]:
+        """:meth:`pile_cards_near` with where each card rests."""
         x, y = xy
         for entry in reversed(self.pile[-self.cfg.pile_depth :]):
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
                 if math.hypot(x - sx, y - sy) <= lim:
-                    yield c, entry
+                    yield c, (sx, sy), entry
 
     def seen_surely(self, tr: Track, clear: float) -> bool:
         """Was ``tr``'s face seen once with confidence ``clear``, or read a good many
