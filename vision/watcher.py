@@ -61,16 +61,9 @@ from collections.abc import Callable, Iterator
 from vision.arm_probe import ArmProbe
 from vision.calibration import TableLayout
 from vision.detections import Detections
+from vision.faces import BACK, card_color, card_value
 from vision.pile_probe import PileColorProbe
-from vision.tracks import (
-    BACK,
-    CardTracker,
-    Detection,
-    Track,
-    TrackState,
-    card_color,
-    card_value,
-)
+from vision.tracks import CardTracker, Detection, Track, TrackState
 from vision.watch.draws import DrawRules
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules

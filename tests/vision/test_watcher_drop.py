@@ -17,7 +17,7 @@ from tests.vision.test_watcher import (
     kinds,
     started,
 )
-from vision.tracks import apparent_scale
+from vision.boxes import apparent_scale
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 

@@ -7,11 +7,8 @@ import math
 from collections import deque
 
 from vision.arm_probe import DRAW, SEEN_THERE
-from vision.tracks import (
-    BACK,
-    Track,
-    same_moments,
-)
+from vision.faces import BACK
+from vision.tracks import Track, same_moments
 from vision.watch.arm_draws import ArmDrawRules, ArmVisit, CardDraw
 from vision.watch.seats import SeatRules
 from vision.watch.state import WatcherState

@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 
 from tracker.cards import COLORS
+from vision.faces import card_color, card_value
 from vision.pile_probe import ColorPatch
-from vision.tracks import card_color, card_value
 from vision.watch.state import PileEntry, WatcherState
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from vision.tracks import BACK, Track, TrackState, card_value, same_moments
+from vision.faces import BACK, card_value
+from vision.tracks import Track, TrackState, same_moments
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.state import WatcherState
 

@@ -9,7 +9,8 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 from __future__ import annotations
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
-from vision.tracks import Track, apparent_scale, box_overlap, box_within
+from vision.boxes import apparent_scale, box_overlap, box_within
+from vision.tracks import Track
 from vision.watch.state import DrawnAs, PileEntry, WatcherState
 
 

@@ -15,8 +15,10 @@ import math
 from collections import deque
 
 from vision.arm_probe import SEEN_THERE
+from vision.boxes import box_overlap
+from vision.faces import BACK, card_value
 from vision.motion import SPAN_ROUNDING_S
-from vision.tracks import BACK, Track, box_overlap, card_value
+from vision.tracks import Track
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
 

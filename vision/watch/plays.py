@@ -14,15 +14,10 @@ import math
 from collections import deque
 
 from tracker.cards import COLORS
+from vision.boxes import apparent_scale
+from vision.faces import BACK, card_color, card_value
 from vision.motion import SPAN_ROUNDING_S
-from vision.tracks import (
-    BACK,
-    Track,
-    TrackState,
-    apparent_scale,
-    card_color,
-    card_value,
-)
+from vision.tracks import Track, TrackState
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules

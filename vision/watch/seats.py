@@ -7,9 +7,7 @@ import math
 
 from vision.arm_probe import ArmProbe
 from vision.calibration import bearing_of
-from vision.tracks import (
-    Track,
-)
+from vision.tracks import Track
 from vision.watch.state import WatcherState
 
 __all__ = ["ArmProbe", "SeatRules"]

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 from vision.arm_probe import ArmProbe
 from vision.calibration import TableLayout
+from vision.faces import BACK
 from vision.pile_probe import PileColorProbe
-from vision.tracks import BACK, CardTracker, Detection, Track
+from vision.tracks import CardTracker, Detection, Track
 from vision.watcher_config import WatcherConfig
 
 

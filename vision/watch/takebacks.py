@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import math
 
-from vision.tracks import (
-    BACK,
-    Track,
-    TrackState,
-)
+from vision.faces import BACK
+from vision.tracks import Track, TrackState
 from vision.watch.state import PileEntry, WatcherState
 
 
