@@ -382,3 +382,29 @@ def test_at_the_video_s_end_what_the_watcher_still_waited_for_is_sent() -> None:
         ("flip", None),
         ("draw", "Ann"),
     ]
+
+
+def test_a_card_the_record_laid_deep_down_seen_surer_is_no_new_top() -> None:
+    """A messy pile shows its starter whole, read surer than the top, five plays on:
+    every card the record laid this round counts as under its top, not the last four
+    (``messy-pile`` held-out 668, opened: Eve's pair inferred from the starter seen,
+    her real play then refused, two alerts)."""
+    table = flipped("red-5")
+    beside = [det("red-5", *CENTER, conf=0.95)]  # the starter, showing beside the top
+    spot = (CENTER[0] + 30, CENTER[1])
+    cards = ["red-9", "red-3", "red-7", "red-2", "red-8"]
+    for card, player in zip(cards, ["Ann", "Bob", "Cy", "Dee", "Ann"], strict=True):
+        table.bring([card], SEAT_EDGE[player], spot, extra=beside)
+        table.still(45, extra=beside)
+    for frame in table.frames:  # the plays read less surely than the starter
+        frame[:] = [(n, 0.5 if n in cards else c, b) for n, c, b in frame]
+    tops: list[str | None] = []
+
+    def observe(top: str | None, _moment: Moment) -> None:
+        tops.append(top)
+
+    played = Played(ROUND)
+    session = run(table, played, observe=observe)
+    assert [e.get("card") for e, _ in played.sent] == ["red-5", *cards]
+    assert session.record_top == "red-8" and session.record_under[0] == "red-5"
+    assert "red-5" not in tops[tops.index("red-8") :]

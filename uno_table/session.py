@@ -36,7 +36,6 @@ where the cards are, seats spread evenly from the bottom edge), see
 from __future__ import annotations
 
 import queue
-from collections import deque
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -123,8 +122,6 @@ Submit = Callable[[Event, str, Moment], "TableVerdict | None"]
 #: ``(top card or None, moment) -> verdict`` of what the camera's view of the pile
 #: healed, or None (nothing done): the healer's ``observe_top``, wherever it lives.
 Observe = Callable[["str | None", Moment], "TableVerdict | None"]
-#: How many of the record's earlier tops count as cards under its top (:func:`pile_top`).
-RECORD_UNDER = 4
 
 
 def pile_top(
@@ -143,8 +140,12 @@ def pile_top(
     cards under the top one, often read surer than it (a Wild Draw Four's black face
     on a heap), and a card under the record's top seen steadily reads as the top
     taken back (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser:
-    Bob's Wild Draw Four undone by the healer, then nine alerts). A face the record
-    never laid is still the answer: a play the camera missed.
+    Bob's Wild Draw Four undone by the healer, then nine alerts). So is one laid deep
+    down: the session gives every card the record laid this round (a messy pile shows
+    its starter whole, read surer than the top, seven plays on: ``messy-pile``
+    held-out 668, opened, Eve's pair inferred from it and her real play then refused,
+    two alerts). A face the record never laid is still the answer: a play the camera
+    missed.
 
     >>> from vision.calibration import TableLayout
     >>> from vision.detections import Detections
@@ -295,7 +296,8 @@ class TableSession:
         # (set from any thread): the pile's top where a card under it is read surer
         # (:func:`pile_top`).
         self.record_top: str | None = None
-        self.record_under: deque[str] = deque(maxlen=RECORD_UNDER)
+        #: The record's earlier tops this round: the cards under its top (:func:`pile_top`).
+        self.record_under: list[str] = []
         self._rounds: queue.SimpleQueue[tuple[Event, TableVerdict]] = queue.SimpleQueue()
 
     @property
@@ -430,6 +432,8 @@ class TableSession:
             if self.record_top is not None:
                 self.record_under.append(self.record_top)
             self.record_top = verdict.top
+        if verdict.ok and event.get("type") == "round":
+            self.record_under.clear()  # a new round: a new discard pile
         if verdict.ok:
             self.last_applied = (str(event.get("type")), source)
             if event.get("type") == "round":
