@@ -95,7 +95,7 @@ class WatcherConfig:
     # farther came from outside it (nearer, and not travelling: a pile card at its edge)
     second_copy_from: float = 0.9  # the top card's face first seen this far off it: a copy
     copy_apart: float = 0.5  # ... or, since it reads as that face, seen this far from the
-    # top card's own track at the same moments, that track lying still at its spot
+    # top card's own track at the same moments, that track at its spot (same_spot)
     airborne_scale: float = 1.12  # a card still over the pile looking this much bigger than
     # the top card did at rest is held or falling above it (a drop): not at rest yet ...
     airborne_max_s: float = 0.5  # ... unless still this long (no card hovers)

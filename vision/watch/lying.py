@@ -208,11 +208,11 @@ class LyingCardRules:
     def _beside_the_top(self, tr: Track, top: PileEntry, card: float) -> bool:
         """Was ``tr``, of the top card's face, seen apart from the top card since it
         reads as that face: at every moment both were seen (two at least), the top
-        card's own track at its spot (within ``same_spot``) and ``tr`` ``copy_apart`` or farther
-        from it? Then it is no top card straightened but a second copy (its track may
-        be older: a pile card's misreading whose box the copy took up as it came,
-        ``fast-messy-24fps`` held-out 667, opened: Ann's green 3 on Dee's, found 1.5 s
-        late with Bob's green 6, three alerts)."""
+        card's own track at its spot (within ``same_spot``) and ``tr`` ``copy_apart``
+        or farther from it? Then it is no top card straightened but a second copy (its
+        track may be older: a pile card's misreading whose box the copy took up as it
+        came, ``fast-messy-24fps`` held-out 667, opened: Ann's green 3 on Dee's, found
+        1.5 s late with Bob's green 6, three alerts)."""
         spot = top.spots[-1]
         since = tr.read_since()
         for own in self.state.tracks:
