@@ -408,3 +408,18 @@ def test_a_card_the_record_laid_deep_down_seen_surer_is_no_new_top() -> None:
     assert [e.get("card") for e, _ in played.sent] == ["red-5", *cards]
     assert session.record_top == "red-8" and session.record_under[0] == "red-5"
     assert "red-5" not in tops[tops.index("red-8") :]
+
+
+def test_a_new_round_forgets_the_cards_the_record_laid_under_its_top() -> None:
+    session = TableSession(["Ann", "Bob"], None, lambda e, s, m: None)
+
+    def verdict(top: str | None) -> TableVerdict:
+        return TableVerdict.from_json({"ok": True, "state": {"top": top}})
+
+    for top in ("red-5", "red-9", "blue-9"):
+        session.notify({"type": "play", "card": top}, verdict(top), VISION)
+    assert session.record_top == "blue-9" and session.record_under == ["red-5", "red-9"]
+    session.notify({"type": "round", "players": ["Ann", "Bob"]}, verdict(None), "referee")
+    assert session.record_top is None and session.record_under == []
+    session.notify({"type": "flip", "card": "green-2"}, verdict("green-2"), VISION)
+    assert session.record_top == "green-2" and session.record_under == []
