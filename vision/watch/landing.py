@@ -298,9 +298,7 @@ class LandingRules:
         if not self.state.pile:
             return
         top = self.state.pile[-1]
-        for tr in self.state.tracks:
-            if tr.id not in top.ids or tr.name != top.top:
-                continue
+        for tr in self.state.own_tracks(top):
             if tr.last_t == t:
                 top.top_last_seen = t
                 if tr.last_name == top.top:

@@ -65,8 +65,8 @@ class LyingCardRules:
             return
         motion = self.state.tracker
         wait = self.cfg.quiet_play_rest_s
-        for tr in list(self.state.tracks):
-            if tr.id not in top.ids or tr.name != top.top or tr.last_t != t:
+        for tr in self.state.own_tracks(top):
+            if tr.last_t != t:
                 continue
             back = motion.gap_end(tr, self.cfg.copy_gap_s, after=top.t)
             moved = back is None or t - back < wait - SPAN_ROUNDING_S
@@ -215,8 +215,8 @@ class LyingCardRules:
         1.5 s late with Bob's green 6, three alerts)."""
         spot = top.spots[-1]
         since = tr.read_since()
-        for own in self.state.tracks:
-            if own is tr or own.id not in top.ids or own.name != top.top:
+        for own in self.state.own_tracks(top):
+            if own is tr:
                 continue
             both = [(s, o) for s, o in same_moments(tr, own) if s.t >= since]
             if len(both) >= 2 and all(

@@ -187,6 +187,11 @@ class WatcherState:
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, (sx, sy), entry
 
+    def own_tracks(self, play: PileEntry) -> list[Track]:
+        """The tracks of ``play``'s top card read as its face: its own track, and those
+        the tracker gave its boxes since (in the tracker's order)."""
+        return [tr for tr in self.tracks if tr.id in play.ids and tr.name == play.top]
+
     def seen_surely(self, tr: Track, clear: float) -> bool:
         """Was ``tr``'s face seen once with confidence ``clear``, or read a good many
         times at middling confidence (some faces, a wild's black one above all, are
