@@ -17,6 +17,7 @@ from tests.vision.test_watcher import (
     LAYOUT,
     PLAYERS,
     SEAT_EDGE,
+    Table,
     det,
     feed,
     kinds,
@@ -39,12 +40,18 @@ def events(arms: list[str] | None) -> list[dict[str, object]]:
     for _ in range(8):
         table.frames.append([*table.visible_pile(), det("back", *BACK_AT)])
     table.still(30)
+    return draws(table, arms, range(start - 2, start + 10))
+
+
+def draws(table: Table, arms: list[str] | None, frames: range) -> list[dict[str, object]]:
+    """The draws the watcher sees over ``table``'s frames, Cy's arm seen in ``frames``
+    at each pile of ``arms`` (None: no arm probe)."""
     if arms is None:
         seen = kinds(feed(table, Watcher(LAYOUT, PLAYERS)))
     else:
         scripted = ScriptedArms()
         for pile in arms:
-            scripted.at(range(start - 2, start + 10), "Cy", pile)
+            scripted.at(frames, "Cy", pile)
         seen = feed_arms(table, scripted)
     return [e for e in seen[1:] if e["type"] == "draw"]
 
@@ -69,14 +76,7 @@ def carried_away(arms: list[str] | None) -> list[dict[str, object]]:
     table.draw_card(SEAT_EDGE["Cy"])
     end = len(table.frames)
     table.still(30)
-    if arms is None:
-        seen = kinds(feed(table, Watcher(LAYOUT, PLAYERS)))
-    else:
-        scripted = ScriptedArms()
-        for pile in arms:
-            scripted.at(range(start - 8, end), "Cy", pile)
-        seen = feed_arms(table, scripted)
-    return [e for e in seen[1:] if e["type"] == "draw"]
+    return draws(table, arms, range(start - 8, end))
 
 
 def test_a_back_leaving_the_draw_pile_while_an_arm_is_at_the_discard_pile_only_is_no_draw() -> None:
