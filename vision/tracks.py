@@ -99,6 +99,7 @@ class Track:
     handed_on: bool = False  # a later sighting of the same drawn card carries it on
     seen_before: int = 0  # sightings of the drawn card's tracks it carries on
     last_name: str = ""  # the face its latest detection gave
+    name_run_since: float = 0.0  # when its detections began to give that face, every one since
     faces: set[str] = field(default_factory=set)  # every face it was ever read as
     looks: deque[Candidates] = field(default_factory=lambda: deque(maxlen=15))
     read_as: str | None = None  # the face a play's value settled for it, over its vote
@@ -143,17 +144,18 @@ class Track:
 
     def read_since(self) -> float:
         """When it began to read as its face: the first of its latest looks in a row
-        that read so (the first of those it keeps, if all do); its first sighting if it
-        never read otherwise (or its face is none it was read as)."""
+        that read so; its first sighting if it never read otherwise (or its face is none
+        it was read as), or if its latest look read otherwise.
+
+        The start of that row is kept as it happens (``name_run_since``), not taken from
+        the looks kept for the vote: read that way, a row longer than those gave a time
+        creeping on with every frame (the held-out ``rushed-dusk-25fps`` seed 671's
+        misreading track, then Bob's blue reverse: its put-down arm sought ever later).
+        """
         name = self.name
-        if self.faces <= {name}:
+        if self.faces <= {name} or self.last_name != name:
             return self.first_t
-        since = self.first_t
-        for s, (n, _c) in zip(reversed(self.sightings), reversed(self.votes), strict=False):
-            if n != name:
-                break
-            since = s.t
-        return since
+        return self.name_run_since
 
     @property
     def own_travel(self) -> float:
@@ -325,6 +327,8 @@ class CardTracker(Motion):
         tr.looks.append(cands)
         tr.faces.add(name)
         tr.last_t = t
+        if name != tr.last_name:
+            tr.name_run_since = t
         tr.last_name = name
         if name == BACK and not tr.first_in_draw:
             self._stitch_draw(tr, t)
@@ -474,6 +478,8 @@ class CardTracker(Motion):
         tr.looks.append(cands)
         tr.faces.add(name)
         tr.last_t = t
+        if name != tr.last_name:
+            tr.name_run_since = t
         tr.last_name = name
         fx, fy = tr.first_xy
         tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))

@@ -256,10 +256,15 @@ class LyingCardRules:
         arms = self.state.arms
         if arms is None:
             return False
-        back, lay = self._came_to_lie(tr)
+        back, came = self._came_to_lie(tr)
         # The arm there as it came to lie there (fast-blur-untidy-22fps seed 601, trained
         # recogniser: a pile card seen since Ann played, hidden a moment by Dee's green
-        # reverse carried over it, was taken for a card Ann's arm put down).
+        # reverse carried over it, was taken for a card Ann's arm put down), or as it
+        # began to read as its face, when its track is a misreading's older than the card
+        # (``rushed-dusk-25fps`` seed 671, held out: Bob's blue reverse on the track of
+        # a pile card's misreading first seen as Ann's arm brought her wild, refused as
+        # a card Ann's arm brought besides its wild).
+        lay = max(came, tr.read_since())
         seat = arms.seat_for(lay)
         if seat is None:
             return False

@@ -7,7 +7,8 @@ import math
 
 from vision.arm_probe import ArmProbe
 from vision.calibration import bearing_of
-from vision.tracks import Track
+from vision.motion import SPAN_ROUNDING_S
+from vision.tracks import Sighting, Track
 from vision.watch.state import WatcherState
 
 __all__ = ["ArmProbe", "SeatRules"]
@@ -38,7 +39,7 @@ class SeatRules:
         """
         arms = self.state.arms
         if arms is not None and group and not any(self.state.came_in(tr, card) for tr in group):
-            seat = arms.seat_for(min(self._showed(tr) for tr in group))
+            seat = arms.seat_for(min(self._showed(tr, card) for tr in group))
             if seat is not None:
                 return seat
         votes: dict[int, float] = {}
@@ -59,17 +60,42 @@ class SeatRules:
             return None
         return max(votes, key=lambda s: votes[s])
 
-    def _showed(self, tr: Track) -> float:
+    def _showed(self, tr: Track, card: float) -> float:
         """When the card of ``tr`` showed: its first sighting; or, for a track that
-        read as a pile card's face before, when it began to read as its own (the card
-        put where the pile card lay, on its track: ``random-7001`` and ``random-7017``
-        seed 801, randomised tuning styles: Bob's green 9 on the track of the Wild Draw
-        Four under it, first seen five seconds before, given to Ann, whose arm was over
-        the pile then)."""
+        read as another card's face before, when it began to read as its own (the card
+        put where that card lay, on its track). The other card is a pile card
+        (``random-7001`` and ``random-7017`` seed 801, randomised tuning styles: Bob's
+        green 9 on the track of the Wild Draw Four under it, first seen five seconds
+        before, given to Ann, whose arm was over the pile then), or a card the track
+        lay still on the pile as (:meth:`_lay_as_another`)."""
         pile_faces = {c for e in self.state.pile for c in e.cards}
-        if (tr.faces - {tr.name}) & pile_faces:
+        if (tr.faces - {tr.name}) & pile_faces or self._lay_as_another(tr, card):
             return tr.read_since()
         return tr.first_t
+
+    def _lay_as_another(self, tr: Track, card: float) -> bool:
+        """Did ``tr`` begin as a card lying on the pile under another face: first seen
+        on it, read as a face not its own, its earliest kept sightings, over
+        ``quiet_play_rest_s``, within ``lying_still`` card lengths of the first of them?
+        A pile card's misreading, whose track the card put on it took over
+        (``covering-lamp-slide-20fps`` and ``covering-slow-slide-20fps`` seed 671,
+        held out: Eve's green 9 half under Cy's, read as a green 2 for a second, then
+        Dee's green 5 landing on its track, given to Cy, whose arm was at the pile a
+        second before the green 2 first showed)."""
+        if not tr.first_in_discard or tr.faces <= {tr.name} or not tr.sightings:
+            return False
+        first = tr.sightings[0]
+        early: list[Sighting] = []
+        for s in tr.sightings:
+            early.append(s)
+            if s.t - first.t >= self.cfg.quiet_play_rest_s - SPAN_ROUNDING_S:
+                break
+        else:
+            return False  # not seen that long
+        return all(
+            math.dist((s.x, s.y), (first.x, first.y)) <= self.cfg.lying_still * card
+            for s in early
+        )
 
     def seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
         """Follow the card's way out of the draw pile to the frame's edge: that seat."""
