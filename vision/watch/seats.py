@@ -93,8 +93,7 @@ class SeatRules:
         else:
             return False  # not seen that long
         return all(
-            math.dist((s.x, s.y), (first.x, first.y)) <= self.cfg.lying_still * card
-            for s in early
+            math.dist((s.x, s.y), (first.x, first.y)) <= self.cfg.lying_still * card for s in early
         )
 
     def seat_of_draw(self, x: float, y: float, dcx: float, dcy: float) -> int | None:
