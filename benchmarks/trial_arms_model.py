@@ -10,7 +10,7 @@ frame are recorded once (``VIDEO.dets.pkl``, as the pipeline asks for them, like
 ``benchmarks/same_events.py``), then each game is replayed three ways: with arms
 (the runtime's default), with arms but without the rule that takes a card first
 seen on the pile for one put down when an arm was there
-(``LyingCardRules.put_down_by_arm``), and without arms. Prints plays found / reported /
+(``ArmPutRules.put_down_by_arm``), and without arms. Prints plays found / reported /
 true, draws likewise, seats right / matched, and the tracker's refusals.
 Only tuning styles by default (docs/watcher.md, "Video styles").
 """
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.same_events import Recorded, record_detections  # noqa: E402
 from uno_table.replay import load_log, replay_video, score  # noqa: E402
 from vision.calibration import TableLayout  # noqa: E402
-from vision.watch import lying  # noqa: E402
+from vision.watch import arm_puts  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bench-styles"
 GAMES = (
@@ -55,9 +55,9 @@ def record(video: Path) -> list[Any]:
 
 def replay(video: Path, detections: list[Any], variant: str) -> str:
     truth = load_log(str(video) + ".truth.jsonl")
-    original = lying.LyingCardRules.put_down_by_arm
+    original = arm_puts.ArmPutRules.put_down_by_arm
     if variant == "arms, no put-down rule":
-        lying.LyingCardRules.put_down_by_arm = lambda self, tr: False  # type: ignore[method-assign]
+        arm_puts.ArmPutRules.put_down_by_arm = lambda self, tr: False  # type: ignore[method-assign]
     try:
         res = replay_video(
             video,
@@ -70,7 +70,7 @@ def replay(video: Path, detections: list[Any], variant: str) -> str:
             arms=variant != "no arms",
         )
     finally:
-        lying.LyingCardRules.put_down_by_arm = original  # type: ignore[method-assign]
+        arm_puts.ArmPutRules.put_down_by_arm = original  # type: ignore[method-assign]
     m = score(res.records, truth)
     refused = sum(
         1

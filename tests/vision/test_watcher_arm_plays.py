@@ -26,7 +26,7 @@ from tests.vision.test_watcher_covered_copy import ArmAtPile, ArmsAtPile, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.motion import Motion
 from vision.tracks import Sighting, Track
-from vision.watch.lying import LyingCardRules
+from vision.watch.arm_puts import ArmPutRules
 from vision.watch.plays import PlayRules
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
@@ -127,7 +127,7 @@ def test_a_card_put_down_by_the_hand_that_took_its_play_back_is_a_play() -> None
     assert times[-1] - times[1] < WatcherConfig().one_play_per_arm_s
     # Put down by Cy's arm, though the same arm played a green 4 just before.
     green_7 = next(tr for tr in w.state.tracks if tr.name == "green-7")
-    assert w.plays.lying.put_down_by_arm(green_7)
+    assert w.plays.lying.arms.put_down_by_arm(green_7)
 
 
 def test_a_covered_card_whose_box_wanders_a_few_pixels_is_played() -> None:
@@ -224,7 +224,7 @@ def test_the_top_card_uncovered_as_a_card_carried_in_view_passes_over_it_is_no_p
 def test_without_the_carried_card_the_uncovered_top_card_passes_for_a_copy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(LyingCardRules, "_carried_in_view", lambda *_: False)
+    monkeypatch.setattr(ArmPutRules, "_carried_in_view", lambda *_: False)
     out = top_card_passed_over()
     assert {"type": "play", "card": "green-8", "player": "Bob"} in out
 
@@ -426,7 +426,7 @@ def test_a_pile_card_a_hand_carried_another_card_over_is_not_put_down_again() ->
     ]
     found_again = max((tr for tr in w.state.tracks if tr.name == "green-4"), key=lambda tr: tr.id)
     assert found_again.back_t is not None and found_again.back_t > found_again.first_t + 1.0
-    assert not w.plays.lying.put_down_by_arm(found_again)
+    assert not w.plays.lying.arms.put_down_by_arm(found_again)
 
 
 def test_a_card_played_long_before_by_that_arm_was_not_carried_by_it_now() -> None:

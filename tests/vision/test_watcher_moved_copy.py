@@ -23,6 +23,7 @@ from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, det, s
 from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.tracks import Sighting, Track, TrackState
+from vision.watch.arm_puts import ArmPutRules
 from vision.watch.landing import LandingRules
 from vision.watch.lying import LyingCardRules
 from vision.watch.state import PileEntry, WatcherState
@@ -85,7 +86,7 @@ def test_the_hand_that_played_it_gone_and_back_within_straighten_s_brings_a_copy
 
 
 def test_without_its_return_it_is_straightening(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LyingCardRules, "_arm_came_back", lambda *_: False)
+    monkeypatch.setattr(ArmPutRules, "arm_came_back", lambda *_: False)
     assert [e["type"] for e in moved_top((8.0, -5.0), "Ann", wait=BEFORE)] == ["flip", "play"]
 
 

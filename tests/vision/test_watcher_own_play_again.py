@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
 from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
-from vision.watch.lying import LyingCardRules
+from vision.watch.arm_puts import ArmPutRules
 from vision.watcher import Watcher
 
 #: Where the cards lie: Bob's red 2 low on the pile, Cy's red skip over it, Ann's red 2
@@ -52,7 +52,7 @@ def test_the_face_a_hand_just_put_down_boxed_again_is_no_second_play() -> None:
 
 
 def test_without_the_rule_it_is_played_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LyingCardRules, "_own_play_seen_again", lambda *_: False)
+    monkeypatch.setattr(ArmPutRules, "_own_play_seen_again", lambda *_: False)
     plays = red_two_boxed_again(own_arm=True)
     assert plays[-1] == {"type": "play", "card": "red-2", "player": "Ann"} and len(plays) == 4
 

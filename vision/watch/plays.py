@@ -51,7 +51,7 @@ class PlayRules:
         # that was before the step's frame: see :meth:`happened`.
         self._happened: dict[int, float] = {}
         # The plays committed lately, with the seat that made each, taken back since or
-        # not: which arm brought which play (:meth:`LyingCardRules.put_down_by_arm`).
+        # not: which arm brought which play (:meth:`ArmPutRules.put_down_by_arm`).
         self._plays_by_seat: deque[tuple[PileEntry, int]] = deque(maxlen=PLAYS_KEPT)
         self.lying = LyingCardRules(state, self.landing, self._plays_by_seat)
 
