@@ -101,9 +101,6 @@ class WatcherConfig:
     airborne_max_s: float = 0.5  # ... unless still this long (no card hovers)
     airborne_shrink: float = 0.05  # ... or this much smaller than a look before: falling (0: off)
     airborne_shrink_s: float = 0.1  # ... the two looks this far apart at most (seconds)
-    hand_card_with_arm_s: float = 0.1  # a box first seen over the pile this soon after a
-    # sighting of the arm there, unseen as that arm, in view since, reached the draw
-    # pile: a card in its hand
     hidden_gap_s: float = 0.2  # a pile card unseen this long (a hand over it; the top
     # card so hidden, then its face seen there as a hand of another seat that went to
     # the discard pile alone leaves: a jump-in put square on it) ...

@@ -7,6 +7,8 @@ Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tests.vision.test_watcher import (
     CENTER,
     FPS,
@@ -16,9 +18,34 @@ from tests.vision.test_watcher import (
     frame_detections,
     started,
 )
-from tests.vision.test_watcher_hand_to_draw import Arms
-from vision.arm_probe import DISCARD
+from vision.arm_probe import DISCARD, DRAW, ArmSighting
 from vision.watcher import Watcher
+
+#: Where Ann's arm's far end is: over the pile.
+OVER = (CENTER[0] - 20.0, CENTER[1] - 20.0)
+ANN = PLAYERS.index("Ann")
+
+
+class Arms:
+    """An arm probe that saw Ann's arm at the piles in the frames a test says."""
+
+    def __init__(self) -> None:
+        self.seen: list[ArmSighting] = []
+        self.now = -1.0
+
+    def at(self, frames: range, pile: str) -> None:
+        near = 0.3 if pile == DRAW else 1.7  # card lengths from the draw pile's centre
+        for i in frames:
+            self.seen.append(
+                ArmSighting(i / FPS, ANN, (320.0, 480.0), OVER, pile, True, near, 2.0 - near)
+            )
+
+    def seat_for(self, first_t: float) -> int | None:
+        near = [s for s in self.seen if abs(s.t - first_t) <= 0.3 and s.pile == DISCARD]
+        return near[-1].seat if near else None
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return [s for s in self.seen if t <= s.t <= self.now]
 
 
 def hand_over_the_top(*, brings_a_card: bool) -> list[dict[str, object]]:

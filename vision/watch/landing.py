@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.boxes import apparent_scale, box_overlap, box_within
-from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track
 from vision.watch.state import DrawnAs, PileEntry, WatcherState
 
 
 class LandingRules:
-    """:meth:`settle` per frame (before the plays); :meth:`on_pile`, :meth:`airborne`,
-    :meth:`in_a_hand_gone_to_draw` and :meth:`covered_copy` when a card comes to rest."""
+    """:meth:`settle` per frame (before the plays); :meth:`on_pile`, :meth:`airborne`
+    and :meth:`covered_copy` when a card comes to rest."""
 
     def __init__(self, state: WatcherState) -> None:
         self.state = state
@@ -71,42 +70,6 @@ class LandingRules:
             motion.at_rest(tr, t, card, wait)
             or motion.lying_still(tr, t, card, wait, self.cfg.lying_still)
         )
-
-    def in_a_hand_gone_to_draw(self, tr: Track) -> bool:
-        """Is ``tr``, never seen coming, a card in the hand of an arm on its way to the
-        draw pile, seen over the discard pile as the arm passed it?
-
-        It showed with the arm there (seen at the discard pile ``hand_card_with_arm_s``
-        or less before), and that arm, in view since (no gap of
-        ``arm_draw_gone_s``), reached the draw pile (``SEEN_THERE`` sightings or more)
-        in frames ``tr`` went unseen in, before it was seen again: a card put down
-        stays in view where it was put; one in a hand goes with the hand
-        (``rushed-dusk-25fps`` held-out 672, opened: Ann drawing her four, her hand
-        boxed as a red 9 at one spot over the pile going and coming back, played). Not
-        a card that showed before that arm came, unseen now and then in a dim light
-        (``covering-candle-20fps`` held-out 670, opened: Ann's green reverse, seen in
-        one frame of three, her arm going to the draw pile after she played it).
-        """
-        arms, cfg = self.state.arms, self.cfg
-        if arms is None or tr.was_outside_discard:
-            return False
-        seat = arms.seat_for(tr.first_t)
-        if seat is None:
-            return False
-        mine = [
-            s for s in arms.sightings_since(tr.first_t - cfg.hand_card_with_arm_s) if s.seat == seat
-        ]
-        if not any(s.at_discard and s.t <= tr.first_t + SPAN_ROUNDING_S for s in mine):
-            return False
-        seen = {s.t for s in tr.sightings}
-        at_draw = 0
-        last = tr.first_t
-        for s in mine:
-            if s.t > tr.last_t or s.t - last >= cfg.arm_draw_gone_s:
-                break  # seen again, or the arm went: another visit
-            last = max(last, s.t)
-            at_draw += s.pile == DRAW and s.t not in seen
-        return at_draw >= SEEN_THERE
 
     def _shrinking(self, tr: Track, card: float) -> bool:
         """Does ``tr`` look ``airborne_shrink`` or more smaller than a look before (its

@@ -198,7 +198,6 @@ class PlayRules:
                 or self.state.tracker.creeping(tr, card)
                 or self.state.tracker.sliding(tr, card)
                 or self.landing.airborne(tr, t, card)
-                or self.landing.in_a_hand_gone_to_draw(tr)
             ):
                 continue
             if not tr.was_outside_discard:
