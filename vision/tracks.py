@@ -108,6 +108,7 @@ class Track:
     # the median), when seen at least ``lay_before_sightings`` times read as that face
     lay_before: tuple[str, tuple[float, float, float, float]] | None = None
     misread_xy: tuple[float, float] | None = None  # where it lay when judged a misreading
+    waited_since: float | None = None  # when its judgement first waited for a hand to go
 
     @property
     def settled(self) -> bool:

@@ -189,7 +189,10 @@ class LyingCardRules:
                 # card, uncovers the top card as it goes (``drop`` and twelve more
                 # styles held-out 670: Ann's hand over Cy's green 2 for a second, the
                 # green 2 taken for her copy, her green reverse refused); one that put
-                # a copy down leaves it (the play's time is when it came to lie there).
+                # a copy down leaves it (the play's time is when it came to lie there;
+                # its new ink is looked for from before the wait began).
+                if tr.waited_since is None:
+                    tr.waited_since = t
                 return False
         if arrived:
             return True

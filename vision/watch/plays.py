@@ -272,6 +272,8 @@ class PlayRules:
         if not top.was_outside_discard:  # never seen coming: it lay there since it was seen
             began = self.state.tracker.rest_began(top, card, top.last_name)
             self._happened[id(event)] = min(t, began + cfg.rest_s)
+        if top.waited_since is not None:  # judged once a hand had gone: it lay there then
+            self._happened[id(event)] = min(self._happened.get(id(event), t), top.waited_since)
         return [event]
 
     def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
@@ -442,6 +444,11 @@ class PlayRules:
         # may lie there from the start).
         began = self.state.tracker.rest_began(top, card, top.name)
         before = min(self.state.before_it_came(t), began)
+        if top.waited_since is not None:
+            # Judged late, once a hand over it had gone: the picture from before it came
+            # is the one before the wait (random-7024 seed 804, a randomised tuning style:
+            # Cy's wild on a wild, his hand lingering, judged 0.4 s late with no new ink).
+            before = min(before, self.state.before_it_came(top.waited_since))
         if not self.state.pile:
             before = min(before, min(tr.first_t for tr in group))
         patches = self.state.pile_colors.new_colors(
