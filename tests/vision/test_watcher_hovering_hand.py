@@ -7,6 +7,7 @@ Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
@@ -15,11 +16,15 @@ from tests.vision.test_watcher import (
     LAYOUT,
     PLAYERS,
     SEAT_EDGE,
+    PictureSays,
     frame_detections,
+    ink,
     started,
 )
 from vision.arm_probe import DISCARD, DRAW, ArmSighting
+from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
 #: Where Ann's arm's far end is: over the pile.
 OVER = (CENTER[0] - 20.0, CENTER[1] - 20.0)
@@ -87,3 +92,80 @@ def test_the_top_card_shown_again_as_the_hand_goes_is_its_copy() -> None:
         {"type": "play", "card": "green-2", "player": "Cy"},
         {"type": "play", "card": "green-2", "player": "Ann"},
     ]
+
+
+class MiddleAsked(PictureSays):
+    """:class:`PictureSays`, keeping the ``before`` of each question about a card's
+    middle (the play's new ink) apart."""
+
+    def __init__(self, middle: list[ColorPatch]) -> None:
+        super().__init__(middle)
+        self.middle_befores: list[float] = []
+
+    def new_colors(
+        self,
+        near: tuple[float, float],
+        radius: float,
+        *,
+        since: float,
+        before: float = math.inf,
+        else_at_since: bool = False,
+        hands: bool = True,
+        table_slivers: bool = True,
+    ) -> list[ColorPatch] | None:
+        if not hands:
+            self.middle_befores.append(before)
+        return super().new_colors(
+            near,
+            radius,
+            since=since,
+            before=before,
+            else_at_since=else_at_since,
+            hands=hands,
+            table_slivers=table_slivers,
+        )
+
+
+def test_judged_once_the_hand_has_gone_its_ink_and_time_are_from_before_the_wait() -> None:
+    # Cy's green 2 on the pile; Ann's hand hides it, it shows again, lies still (the
+    # wait begins), is nudged by her hand a few pixels, lies still again; her arm goes.
+    # Its new ink is looked for in the picture from before the wait began, not from
+    # after the nudge (random-7024 seed 804, a randomised tuning style: Cy's wild on a
+    # wild, judged 0.4 s late, no new ink after it came); its time is when the wait began.
+    cfg = WatcherConfig()
+    table = started("green-5")
+    table.bring(["green-2"], SEAT_EDGE["Cy"])
+    table.still(30)
+    arms = Arms()
+    start = len(table.frames)
+    table.still(int(0.6 * FPS), covered=True)
+    shown = len(table.frames)
+    table.still(int(0.5 * FPS))  # lies still, the arm there: the wait begins
+    nudged = len(table.frames)
+    for k in range(1, 4):
+        table.still(1, extra=[])
+        table.frames[-1] = [d for d in table.frames[-1] if d[0] != "green-2"] + [
+            (
+                "green-2",
+                0.9,
+                (CENTER[0] - 25 + 2 * k, CENTER[1] - 38, CENTER[0] + 25 + 2 * k, CENTER[1] + 38),
+            )
+        ]
+    table.pile[-1] = [("green-2", CENTER[0] + 6, CENTER[1])]
+    table.still(int(0.5 * FPS))
+    arms.at(range(start, len(table.frames)), DISCARD)
+    table.still(40)
+    picture = MiddleAsked([ink("green", 0.2)])
+    w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
+    w.arms = arms
+    plays: list[tuple[dict[str, object], float, float]] = []
+    for i, frame in enumerate(table.frames):
+        arms.now = i / FPS
+        events = w.update(frame_detections(frame), i / FPS)
+        plays += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    copies = [(when, t) for e, when, t in plays if e.get("player") == "Ann"]
+    assert len(copies) == 1
+    when, judged = copies[0]
+    assert judged > nudged / FPS + cfg.quiet_play_rest_s  # judged once the arm had gone
+    assert shown / FPS <= when < nudged / FPS  # it lay there from before the nudge
+    assert picture.middle_befores[-1] < nudged / FPS - cfg.quiet_play_rest_s
