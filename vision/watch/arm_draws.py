@@ -263,10 +263,20 @@ class ArmDrawRules:
             visit = self._open.get(s.seat)
             gone_s = self.cfg.arm_draw_gone_s
             lost = visit is None
+            prior: ArmVisit | None = None
             if visit is not None and s.t - visit.t1 >= gone_s:
                 lost = True
                 del self._open[s.seat]  # it ended before this arm came (steps far apart)
-                if self._ended(visit, card_draws):
+                if visit.discard_t1 > -math.inf and visit.draw_looks:
+                    # At the discard pile and the draw pile: judged once its wait for the
+                    # play it may have made is over, as a visit whose arm is not seen again is
+                    # (``covering-tilted-noisy`` and three more styles held-out 674,
+                    # opened: Bob's arm on past the pile after his yellow 0, lost 0.33 s
+                    # at the draw pile's edge and seen there again, judged a draw before
+                    # the play was seen). Its arm may be this one, resumed.
+                    self._closing.append(visit)
+                    prior = visit
+                elif self._ended(visit, card_draws):
                     ended.append(visit)
                 visit = None
             elif (
@@ -293,7 +303,7 @@ class ArmDrawRules:
                     reach_again=self.cfg.arm_draw_reach_again,
                 )
                 visit.before_start = not started and dealer in (None, s.seat)
-                visit.resumed = lost and self._resumed(s)
+                visit.resumed = lost and self._resumed(s, prior)
             if s.pile == DRAW and not visit.draw_looks:
                 visit.since_discard = s.t - self._last_discard.get(s.seat, -math.inf)
             visit.add(s)
@@ -319,7 +329,7 @@ class ArmDrawRules:
         self._open.clear()
         return [v for v in visits if self._ended(v, card_draws)]
 
-    def _resumed(self, s: ArmSighting) -> bool:
+    def _resumed(self, s: ArmSighting, prior: ArmVisit | None = None) -> bool:
         """Is ``s``, the first sighting of a visit, the arm of its seat's last draw,
         lost a while at the draw pile? That arm was seen coming in (in
         ``arm_draw_came_looks`` looks or more before it reached the draw pile: its way
@@ -331,8 +341,10 @@ class ArmDrawRules:
         ``covering-candle-20fps`` held-out 668, opened: Ann's four penalty draws, her
         arm seen once 1.2 card lengths off the pile before each, the second and fourth
         taken for the arm of the one before). (An arm whose seat is beside the draw
-        pile, first seen there on every reach, is never taken for one resumed.)"""
-        last = next((v for v in reversed(self.drawn) if v.seat == s.seat), None)
+        pile, first seen there on every reach, is never taken for one resumed.) The
+        last draw's visit, or ``prior``: the visit of its seat ended just now, still
+        waiting to be judged."""
+        last = prior or next((v for v in reversed(self.drawn) if v.seat == s.seat), None)
         near = self.cfg.arm_draw_near
         return (
             last is not None
