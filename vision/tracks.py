@@ -158,6 +158,20 @@ class Track:
             return self.first_t
         return self.name_run_since
 
+    def note(self, det: Detection, t: float) -> None:
+        """Keep one detection of it at ``t``: its place, its face's vote and look, and
+        since when its detections give that face (:meth:`read_since`)."""
+        name, conf, box, cands = det
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        self.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
+        self.votes.append((name, conf))
+        self.looks.append(cands)
+        self.faces.add(name)
+        self.last_t = t
+        if name != self.last_name:
+            self.name_run_since = t
+        self.last_name = name
+
     @property
     def own_travel(self) -> float:
         """How far its own remembered sightings moved from the first of them (px):
@@ -308,7 +322,7 @@ class CardTracker(Motion):
         return [linked[di] for di in range(len(dets))]
 
     def _new_track(self, det: Detection, t: float) -> Track:
-        name, conf, box, cands = det
+        name, box = det.name, det.box
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         tr = Track(
             id=self.next_id,
@@ -323,14 +337,7 @@ class CardTracker(Motion):
         )
         tr.was_outside_discard = not tr.first_in_discard
         self.next_id += 1
-        tr.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
-        tr.votes.append((name, conf))
-        tr.looks.append(cands)
-        tr.faces.add(name)
-        tr.last_t = t
-        if name != tr.last_name:
-            tr.name_run_since = t
-        tr.last_name = name
+        tr.note(det, t)
         if name == BACK and not tr.first_in_draw:
             self._stitch_draw(tr, t)
         elif name != BACK:
@@ -463,7 +470,7 @@ class CardTracker(Motion):
         return tr.name, (x1, y1, x2, y2)
 
     def _observe(self, tr: Track, det: Detection, t: float) -> None:
-        name, conf, box, cands = det
+        box = det.box
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         px, py = tr.xy
         dt = t - tr.last_t
@@ -474,14 +481,7 @@ class CardTracker(Motion):
             a = self.cfg.velocity_smoothing  # smoothed velocity, for prediction only
             tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx
             tr.vy = a * (cy - py) / dt + (1 - a) * tr.vy
-        tr.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
-        tr.votes.append((name, conf))
-        tr.looks.append(cands)
-        tr.faces.add(name)
-        tr.last_t = t
-        if name != tr.last_name:
-            tr.name_run_since = t
-        tr.last_name = name
+        tr.note(det, t)
         fx, fy = tr.first_xy
         tr.max_travel = max(tr.max_travel, math.hypot(cx - fx, cy - fy))
         if not self.layout.discard.contains(cx, cy):

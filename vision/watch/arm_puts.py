@@ -36,22 +36,15 @@ class ArmPutRules:
         (``quick-untidy-26fps`` seed 602, ``scattered-pile`` seeds 601 and 602, trained
         recogniser).
         """
-        arms = self.state.arms
-        if arms is None:
-            return False
-        back, came = self.came_to_lie(tr)
         # The arm there as it came to lie there (fast-blur-untidy-22fps seed 601, trained
         # recogniser: a pile card seen since Ann played, hidden a moment by Dee's green
-        # reverse carried over it, was taken for a card Ann's arm put down), or as it
-        # began to read as its face, when its track is a misreading's older than the card
-        # (``rushed-dusk-25fps`` seed 671, held out: Bob's blue reverse on the track of
-        # a pile card's misreading first seen as Ann's arm brought her wild, refused as
-        # a card Ann's arm brought besides its wild).
-        lay = max(came, tr.read_since())
-        seat = arms.seat_for(lay)
+        # reverse carried over it, was taken for a card Ann's arm put down), as what it
+        # reads as now (:meth:`lay`).
+        lay = self.lay(tr)
+        seat = self._seat_at(lay)
         if seat is None:
             return False
-        if back is not None and self._lay_there_before(tr):
+        if tr.back_t is not None and self._lay_there_before(tr):
             return False
         if self._own_play_seen_again(tr, seat, lay):
             return False
@@ -81,20 +74,33 @@ class ArmPutRules:
     def hand_still_there(self, lay: float, t: float) -> bool:
         """Is the arm that was at the pile at ``lay`` still there at ``t`` (seen at the
         discard pile within ``arm_draw_gone_s``)?"""
-        arms = self.state.arms
-        seat = None if arms is None else arms.seat_for(lay)
+        arms, seat = self.state.arms, self._seat_at(lay)
         if arms is None or seat is None:
             return False
         since = t - self.cfg.arm_draw_gone_s
         return any(s.seat == seat and s.at_discard for s in arms.sightings_since(since))
 
-    def came_to_lie(self, tr: Track) -> tuple[float | None, float]:
-        """When ``tr`` was seen again after it last went unseen ``hidden_gap_s`` (None
-        if it never did), and when it came to lie where it lies: then, or when first seen
-        (its track may be older: a misreading at that place before the card was put
+    def _seat_at(self, t: float) -> int | None:
+        """The seat of the arm at the discard pile as a card showed there at ``t``, if
+        an arm was (none without the arm watch)."""
+        arms = self.state.arms
+        return None if arms is None else arms.seat_for(t)
+
+    def lay(self, tr: Track) -> float:
+        """When ``tr`` came to lie where it lies as what it reads as now: when it came
+        to lie there (:meth:`_came_to_lie`), or when it began to read as its face, when
+        its track is a misreading's older than the card (``rushed-dusk-25fps`` seed
+        671, held out: Bob's blue reverse on the track of a pile card's misreading first
+        seen as Ann's arm brought her wild, refused as a card Ann's arm brought besides
+        its wild)."""
+        return max(self._came_to_lie(tr), tr.read_since())
+
+    def _came_to_lie(self, tr: Track) -> float:
+        """When ``tr`` came to lie where it lies: when it was seen again after it last
+        went unseen ``hidden_gap_s`` (``Track.back_t``), or when first seen if it never
+        did (its track may be older: a misreading at that place before the card was put
         down, a hand over it meanwhile)."""
-        back = tr.back_t
-        return back, tr.first_t if back is None else back
+        return tr.first_t if tr.back_t is None else tr.back_t
 
     def arm_brought_another(self, tr: Track) -> bool:
         """Was the arm at the pile as ``tr`` came to lie there that of a seat that brought
@@ -106,9 +112,8 @@ class ArmPutRules:
         720, plays of three, trained recogniser: a Wild Draw Four two deep, uncovered by
         Ann's hand and played as a copy, would have hidden the red skip she put down).
         """
-        arms = self.state.arms
-        _back, lay = self.came_to_lie(tr)
-        seat = None if arms is None else arms.seat_for(lay)
+        lay = self._came_to_lie(tr)
+        seat = self._seat_at(lay)
         if seat is None:
             return False
         return self._brought_another(tr, seat, card_value(tr.name), lay, new_faces=True)

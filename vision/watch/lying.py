@@ -142,7 +142,7 @@ class LyingCardRules:
         # Bob's fan, boxed anew under later plays, its box drifted off its first one
         # 3.3 s on). Not a misreading there before the card came: it reads as the card
         # only since (``random-7038`` seed 803: Cy's green 7, its track a pile card's).
-        lay = max(self.arms.came_to_lie(tr)[1], tr.read_since())
+        lay = self.arms.lay(tr)
         put_down = t - lay <= self.cfg.put_down_judged_s and self.arms.put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
         if not came_in and not put_down and self.read_beside_pile_card(tr, card, since):
