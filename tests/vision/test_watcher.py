@@ -940,6 +940,7 @@ class PictureSays:
         self.around = around
         self.changed = changed  # how much of a card's middle changed, in any colour
         self.befores: list[float] = []  # the ``before`` of each question
+        self.middle_befores: list[float] = []  # ... of each about a card's middle (its ink)
 
     def new_colors(
         self,
@@ -955,6 +956,8 @@ class PictureSays:
         # The watcher asks about a card's middle with hands left in, and about a fan's
         # strips with hands taken out.
         self.befores.append(before)
+        if not hands:
+            self.middle_befores.append(before)
         return self.middle if not hands else self.around
 
     def changed_area(

@@ -7,7 +7,6 @@ Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
@@ -17,12 +16,12 @@ from tests.vision.test_watcher import (
     PLAYERS,
     SEAT_EDGE,
     PictureSays,
+    Table,
     frame_detections,
     ink,
     started,
 )
 from vision.arm_probe import DISCARD, DRAW, ArmSighting
-from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 
@@ -53,29 +52,44 @@ class Arms:
         return [s for s in self.seen if t <= s.t <= self.now]
 
 
-def hand_over_the_top(*, brings_a_card: bool) -> list[dict[str, object]]:
-    """Cy's green 2 on the pile; Ann's arm comes over the pile, her hand hiding it for
-    0.6 s, then the green 2 shows again (the hand moved aside), her arm still there
-    half a second; then (``brings_a_card``) her hand brings a green reverse onto the
-    pile, her arm at the pile all the while, or her arm goes. The plays."""
+def green_2_then_ann_s_hand() -> tuple[Table, Arms, int]:
+    """Cy's green 2 on the pile; Ann's arm comes over the pile (from the frame it
+    returns), her hand hiding the pile for 0.6 s, then the green 2 shows again (the
+    hand moved aside) and lies still half a second, her arm still there."""
     table = started("green-5")
     table.bring(["green-2"], SEAT_EDGE["Cy"])
     table.still(30)
-    arms = Arms()
     start = len(table.frames)
     table.still(int(0.6 * FPS), covered=True)
     table.still(int(0.5 * FPS))
+    return table, Arms(), start
+
+
+def watch(
+    table: Table, arms: Arms, picture: PictureSays | None = None
+) -> list[tuple[dict[str, object], float, float]]:
+    """The watcher's events over ``table``'s frames, with the arms ``arms`` saw: each
+    with when it happened and the time of the frame that gave it."""
+    w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
+    w.arms = arms
+    out: list[tuple[dict[str, object], float, float]] = []
+    for i, frame in enumerate(table.frames):
+        arms.now = i / FPS
+        events = w.update(frame_detections(frame), i / FPS)
+        out += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    return out
+
+
+def hand_over_the_top(*, brings_a_card: bool) -> list[dict[str, object]]:
+    """:func:`green_2_then_ann_s_hand`; then (``brings_a_card``) her hand brings a green
+    reverse onto the pile, her arm at the pile all the while, or her arm goes. The
+    plays."""
+    table, arms, start = green_2_then_ann_s_hand()
     if brings_a_card:
         table.bring(["green-reverse"], SEAT_EDGE["Ann"], (CENTER[0] + 8, CENTER[1] + 5))
     arms.at(range(start, len(table.frames)), DISCARD)
     table.still(40)
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = arms
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        arms.now = i / FPS
-        out += w.update(frame_detections(frame), i / FPS)
-    return [e for e in out if e["type"] == "play"]
+    return [e for e, _, _ in watch(table, arms) if e["type"] == "play"]
 
 
 def test_the_top_card_shown_again_under_a_hand_that_then_brings_its_card_is_no_copy() -> None:
@@ -94,38 +108,6 @@ def test_the_top_card_shown_again_as_the_hand_goes_is_its_copy() -> None:
     ]
 
 
-class MiddleAsked(PictureSays):
-    """:class:`PictureSays`, keeping the ``before`` of each question about a card's
-    middle (the play's new ink) apart."""
-
-    def __init__(self, middle: list[ColorPatch]) -> None:
-        super().__init__(middle)
-        self.middle_befores: list[float] = []
-
-    def new_colors(
-        self,
-        near: tuple[float, float],
-        radius: float,
-        *,
-        since: float,
-        before: float = math.inf,
-        else_at_since: bool = False,
-        hands: bool = True,
-        table_slivers: bool = True,
-    ) -> list[ColorPatch] | None:
-        if not hands:
-            self.middle_befores.append(before)
-        return super().new_colors(
-            near,
-            radius,
-            since=since,
-            before=before,
-            else_at_since=else_at_since,
-            hands=hands,
-            table_slivers=table_slivers,
-        )
-
-
 def test_judged_once_the_hand_has_gone_its_ink_and_time_are_from_before_the_wait() -> None:
     # Cy's green 2 on the pile; Ann's hand hides it, it shows again, lies still (the
     # wait begins), is nudged by her hand a few pixels, lies still again; her arm goes.
@@ -133,36 +115,17 @@ def test_judged_once_the_hand_has_gone_its_ink_and_time_are_from_before_the_wait
     # after the nudge (random-7024 seed 804, a randomised tuning style: Cy's wild on a
     # wild, judged 0.4 s late, no new ink after it came); its time is when the wait began.
     cfg = WatcherConfig()
-    table = started("green-5")
-    table.bring(["green-2"], SEAT_EDGE["Cy"])
-    table.still(30)
-    arms = Arms()
-    start = len(table.frames)
-    table.still(int(0.6 * FPS), covered=True)
-    shown = len(table.frames)
-    table.still(int(0.5 * FPS))  # lies still, the arm there: the wait begins
+    table, arms, start = green_2_then_ann_s_hand()  # lies still, the arm there: it waits
+    shown = start + int(0.6 * FPS)
     nudged = len(table.frames)
     for k in range(1, 4):
-        table.still(1, extra=[])
-        table.frames[-1] = [d for d in table.frames[-1] if d[0] != "green-2"] + [
-            (
-                "green-2",
-                0.9,
-                (CENTER[0] - 25 + 2 * k, CENTER[1] - 38, CENTER[0] + 25 + 2 * k, CENTER[1] + 38),
-            )
-        ]
-    table.pile[-1] = [("green-2", CENTER[0] + 6, CENTER[1])]
+        table.pile[-1] = [("green-2", CENTER[0] + 2 * k, CENTER[1])]
+        table.still(1)
     table.still(int(0.5 * FPS))
     arms.at(range(start, len(table.frames)), DISCARD)
     table.still(40)
-    picture = MiddleAsked([ink("green", 0.2)])
-    w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
-    w.arms = arms
-    plays: list[tuple[dict[str, object], float, float]] = []
-    for i, frame in enumerate(table.frames):
-        arms.now = i / FPS
-        events = w.update(frame_detections(frame), i / FPS)
-        plays += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    picture = PictureSays([ink("green", 0.2)])
+    plays = watch(table, arms, picture)
     copies = [(when, t) for e, when, t in plays if e.get("player") == "Ann"]
     assert len(copies) == 1
     when, judged = copies[0]
