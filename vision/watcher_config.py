@@ -202,6 +202,9 @@ class WatcherConfig:
     unseen_undo_factor: float = 3.0  # top card only gone (not seen carried): wait x undo_s
     lift_arm_before_s: float = 0.3  # ... unless an arm was at the discard pile from this long
     lift_arm_after_s: float = 0.3  # ... before the top card was last seen to this long after
+    lift_uncovers_s: float = 0.5  # a face first lying on the pile this near a top card's
+    # lift (from last seen lying to first seen carried off, before or after): uncovered
+    # by it, no play (LyingCardRules.uncovered_by_lift)
 
     # -- arms as evidence (vision/hands.py, vision/watch/arm_draws.py) -------------------
     arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)

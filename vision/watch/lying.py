@@ -143,6 +143,8 @@ class LyingCardRules:
         # 3.3 s on). Not a misreading there before the card came: it reads as the card
         # only since (``random-7038`` seed 803: Cy's green 7, its track a pile card's).
         lay = self.arms.lay(tr)
+        if not arrived and self.uncovered_by_lift(lay):
+            return False
         put_down = t - lay <= self.cfg.put_down_judged_s and self.arms.put_down_by_arm(tr)
         since = t - self.cfg.beside_gap_s
         if not came_in and not put_down and self.read_beside_pile_card(tr, card, since):
@@ -214,6 +216,20 @@ class LyingCardRules:
             )
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def uncovered_by_lift(self, lay: float) -> bool:
+        """Did ``lay``, when a card first seen lying on the pile came to lie there as
+        what it reads as, fall within ``lift_uncovers_s`` of a top card's lift (from
+        when it was last seen lying there to when it was first seen carried off)?
+
+        A hand taking a card back holds that card: what showed on the pile as it went
+        is a pile card it uncovered, read as something else, not a card it put down
+        (``steep-messy-speeds`` held-out 673, opened: as Bob carried his green 5 back
+        off the pile in view, Cy's green 3 under it showed as a yellow Draw Two; played
+        as Bob's, it hid the take-back, and his Wild Draw Four 2 s on was refused).
+        """
+        w = self.cfg.lift_uncovers_s
+        return any(last - w <= lay <= off + w for last, off in self.state.lifts)
 
     def _beside_the_top(self, tr: Track, top: PileEntry, card: float) -> bool:
         """Was ``tr``, of the top card's face, seen apart from the top card since it

@@ -109,6 +109,9 @@ class WatcherState:
         # lost: to the detector a wild's black face may look like a card's back.
         self.backs_landed: deque[Track] = deque(maxlen=config.remembered)
         self.lost_arrivals: deque[Track] = deque(maxlen=config.remembered)
+        #: Top cards seen lifted off the pile: (last seen lying there, first seen carried
+        #: off), as :class:`vision.watch.takebacks.TakeBackRules` saw them.
+        self.lifts: deque[tuple[float, float]] = deque(maxlen=config.remembered)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
 

@@ -37,6 +37,8 @@ class TakeBackRules:
                     )
                 )
             ):
+                if not top.left:
+                    self.state.lifts.append((self.state.top_seen_t, t))
                 top.left = True  # one of its cards was seen carried away
         for tr in self.state.tracks:
             if tr.last_t != t:
@@ -154,7 +156,8 @@ class TakeBackRules:
         (``covering-untidy-25fps`` seed 720, plays of three, trained recogniser: Ann's
         red skip, put over Bob's red 2, hid it while a pile card uncovered beside it
         showed; Bob's red 2 was taken back). A card first seen a while later is the next
-        play, after a take-back seen late (seed 647, true boxes: Dee's red 1).
+        play, after a take-back seen late (seed 647, true boxes: Dee's red 1). Not asked
+        once the top card was seen carried off: what showed as it went, it uncovered.
         """
         return (
             tr.state is TrackState.FREE
@@ -175,7 +178,8 @@ class TakeBackRules:
             self.state.below_since = None
             return []
         if any(
-            self._landing(tr, t, card) or self._put_on_it(tr, t, card) for tr in self.state.tracks
+            self._landing(tr, t, card) or (not top.left and self._put_on_it(tr, t, card))
+            for tr in self.state.tracks
         ):
             return []  # a new card is landing, or lies on it: not a retraction
         below_tracks = [
