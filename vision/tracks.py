@@ -172,6 +172,15 @@ class Track:
             self.name_run_since = t
         self.last_name = name
 
+    def carry_on(self, old: Track) -> None:
+        """This track is the card ``old`` was, seen on: it takes up where ``old`` began
+        and whether it was drawn (one card, one draw); ``old`` is handed on."""
+        self.first_in_draw = self.first_in_draw or old.first_in_draw
+        self.first_xy = old.first_xy
+        self.drawn = old.drawn
+        self.seen_before = len(old.sightings) + old.seen_before
+        old.handed_on = True
+
     @property
     def own_travel(self) -> float:
         """How far its own remembered sightings moved from the first of them (px):
@@ -453,11 +462,8 @@ class CardTracker(Motion):
             if do > best_d:
                 best, best_d = old, do
         if best is not None:
+            tr.carry_on(best)
             tr.first_in_draw = True
-            tr.first_xy = best.first_xy
-            tr.drawn = best.drawn  # one card, one draw
-            tr.seen_before = len(best.sightings) + best.seen_before
-            best.handed_on = True
 
     def _how_it_lay(self, tr: Track) -> tuple[str, tuple[float, float, float, float]] | None:
         """``tr``'s face and its box steadied over its sightings kept, when it was seen

@@ -48,6 +48,11 @@ class DrawRules:
         for tr in self.state.tracks:
             if tr.drawn or tr.handed_on or tr.name != BACK:
                 continue
+            old = self._carries_on(tr, card)
+            if old is not None:
+                tr.carry_on(old)
+                if tr.drawn:
+                    continue
             if len(tr.sightings) + tr.seen_before < 2:
                 # One look cannot tell a card on its way from a dark thing read once
                 # as a back.
@@ -160,6 +165,33 @@ class DrawRules:
                 return True  # carried on by ``o``: alone before it, beside it since
             beside |= here
         return all(s.t in beside for s in tr.sightings)
+
+    def _carries_on(self, tr: Track, card: float) -> Track | None:
+        """The back ``tr`` carries on, if any: one first seen before it and lost before
+        it, ``tr`` beside it (within ``second_box_reach``) at every moment both were
+        seen, from its first look. A drawn card boxed twice as the hand turns it, the
+        older box then lost, goes on in the newer one: one card, one draw (``drop``
+        seed 676 and ``rushed-dusk-25fps`` seed 675, held out, opened: Dee's and Cy's
+        draws, each counted twice, the second refused with an alert).
+        """
+        lim = self.cfg.second_box_reach * card
+        for o in self.state.tracks:
+            if (
+                o is tr
+                or o.name != BACK
+                or o.handed_on
+                or not o.first_t < tr.first_t <= o.last_t < tr.last_t
+            ):
+                continue
+            both = same_moments(tr, o)
+            if (
+                both
+                and both[0][0] is tr.sightings[0]
+                and all(math.hypot(a.x - b.x, a.y - b.y) <= lim for a, b in both)
+                and len(both) == sum(1 for s in tr.sightings if s.t <= o.last_t)
+            ):
+                return o
+        return None
 
     def _leaving(self, tr: Track, card: float) -> bool:
         """A back first seen beside the draw pile, moving straight away from it.
