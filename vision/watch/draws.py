@@ -184,11 +184,11 @@ class DrawRules:
             ):
                 continue
             both = same_moments(tr, o)
+            # Seen with ``o`` at each of its looks while ``o`` was seen: from its first.
             if (
                 both
-                and both[0][0] is tr.sightings[0]
-                and all(math.hypot(a.x - b.x, a.y - b.y) <= lim for a, b in both)
                 and len(both) == sum(1 for s in tr.sightings if s.t <= o.last_t)
+                and all(math.hypot(a.x - b.x, a.y - b.y) <= lim for a, b in both)
             ):
                 return o
         return None
