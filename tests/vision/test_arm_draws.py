@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Protocol
 
 import pytest
 
@@ -16,10 +17,9 @@ from tests.vision.test_watcher import (
     SEAT_EDGE,
     Table,
     frame_detections,
-    kinds,
     started,
 )
-from vision.arm_probe import DISCARD, DRAW, ArmSighting
+from vision.arm_probe import DISCARD, DRAW, ArmProbe, ArmSighting
 from vision.watch.arm_draws import ArmDrawRules
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
@@ -101,16 +101,31 @@ def quiet(frames: int) -> tuple[Table, int]:
     return table, start
 
 
-def feed(
-    table: Table, arms: ScriptedArms, watcher: Watcher | None = None
-) -> list[dict[str, object]]:
+class ClockedArms(ArmProbe, Protocol):
+    """A scripted arm probe told each frame's time: it shows what was seen by then."""
+
+    now: float
+
+
+def feed_timed(
+    table: Table, arms: ClockedArms, watcher: Watcher | None = None
+) -> list[tuple[dict[str, object], float, float]]:
+    """The watcher's events over ``table``'s frames, with the arms ``arms`` saw: each
+    with when it happened and the time of the frame that gave it."""
     w = watcher or Watcher(LAYOUT, PLAYERS)
     w.arms = arms
-    out = []
+    out: list[tuple[dict[str, object], float, float]] = []
     for i, frame in enumerate(table.frames):
         arms.now = i / FPS
-        out += w.update(frame_detections(frame), i / FPS)
-    return kinds([(0.0, e) for e in out])
+        events = w.update(frame_detections(frame), i / FPS)
+        out += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    return out
+
+
+def feed(
+    table: Table, arms: ClockedArms, watcher: Watcher | None = None
+) -> list[dict[str, object]]:
+    return [e for e, _when, _t in feed_timed(table, arms, watcher)]
 
 
 def test_an_arm_at_the_draw_pile_going_back_is_a_draw_of_its_seat() -> None:
@@ -256,12 +271,7 @@ def test_the_settings_are_the_config_s() -> None:
     arms = ScriptedArms()
     arms.at(range(start, start + 15), "Dee", DRAW)
     w = Watcher(LAYOUT, PLAYERS, WatcherConfig(arm_draw_looks=20, arm_draw_seen_s=1.0))
-    w.arms = arms
-    events = []
-    for i, frame in enumerate(table.frames):
-        arms.now = i / FPS
-        events += w.update(frame_detections(frame), i / FPS)
-    assert [e["type"] for e in events] == ["flip"]  # 15 looks are not enough for 20
+    assert [e["type"] for e in feed(table, arms, w)] == ["flip"]  # 15 looks are not enough for 20
 
 
 def test_no_draw_before_the_starter_is_turned_up() -> None:
@@ -389,13 +399,7 @@ def test_a_draw_by_arm_happened_when_the_arm_was_last_at_the_draw_pile() -> None
     arms = ScriptedArms()
     arms.at(range(start + 5, start + 20), "Cy", DRAW)  # at the draw pile to frame 19
     arms.at(range(start + 20, start + 40), "Cy", DISCARD, to_discard=3.0)  # going back
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = arms
-    dated: list[tuple[dict[str, object], float, float]] = []
-    for i, frame in enumerate(table.frames):
-        arms.now = i / FPS
-        events = w.update(frame_detections(frame), i / FPS)
-        dated += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
+    dated = feed_timed(table, arms)
     draws = [(when, t) for e, when, t in dated if e["type"] == "draw"]
     assert len(draws) == 1
     when, judged = draws[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tests.vision.test_arm_draws import feed_timed
 from tests.vision.test_watcher import (
     CENTER,
     FPS,
@@ -17,7 +18,6 @@ from tests.vision.test_watcher import (
     SEAT_EDGE,
     PictureSays,
     Table,
-    frame_detections,
     ink,
     started,
 )
@@ -68,16 +68,8 @@ def green_2_then_ann_s_hand() -> tuple[Table, Arms, int]:
 def watch(
     table: Table, arms: Arms, picture: PictureSays | None = None
 ) -> list[tuple[dict[str, object], float, float]]:
-    """The watcher's events over ``table``'s frames, with the arms ``arms`` saw: each
-    with when it happened and the time of the frame that gave it."""
-    w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
-    w.arms = arms
-    out: list[tuple[dict[str, object], float, float]] = []
-    for i, frame in enumerate(table.frames):
-        arms.now = i / FPS
-        events = w.update(frame_detections(frame), i / FPS)
-        out += [(e, when, i / FPS) for e, when in zip(events, w.times, strict=True)]
-    return out
+    """:func:`feed_timed`, the picture read through ``picture`` (if any)."""
+    return feed_timed(table, arms, Watcher(LAYOUT, PLAYERS, pile_colors=picture))
 
 
 def hand_over_the_top(*, brings_a_card: bool) -> list[dict[str, object]]:
