@@ -190,6 +190,22 @@ class Track:
         first = self.sightings[0]
         return max(math.hypot(s.x - first.x, s.y - first.y) for s in self.sightings)
 
+    def travel_since(self, t: float) -> float:
+        """How far its remembered sightings from ``t`` on moved from the first of them (px).
+
+        >>> tr = Track(id=1, first_t=0.0, first_xy=(0.0, 0.0), first_in_discard=True,
+        ...            first_in_draw=False)
+        >>> for i, x in enumerate([0.0, 0.0, 30.0, 40.0]):
+        ...     tr.sightings.append(Sighting(i / 10, x, 0.0, (x, 0.0, x, 0.0)))
+        >>> tr.travel_since(0.15), tr.travel_since(1.0)
+        (10.0, 0.0)
+        """
+        since = [s for s in self.sightings if s.t >= t]
+        if not since:
+            return 0.0
+        first = since[0]
+        return max(math.hypot(s.x - first.x, s.y - first.y) for s in since)
+
     def came_as(self, other: Track) -> None:
         """Take over where ``other`` (the same card, boxed apart) came from."""
         self.was_outside_discard = True

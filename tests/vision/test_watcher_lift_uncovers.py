@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
 from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
+from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.watcher import Watcher
 
 CARD = LAYOUT.card_px
@@ -65,4 +66,33 @@ def test_the_card_the_hand_puts_down_after_the_take_back_is_a_play() -> None:
         {"type": "play", "card": "green-5", "player": "Bob"},
         {"type": "undo"},
         {"type": "play", "card": "green-8", "player": "Bob"},
+    ]
+
+
+def bob_lifts_his_red_6_unread() -> list[dict[str, object]]:
+    """Bob plays a red 6 on the starter red 7, lets it lie ``LYING_S`` and takes it
+    back, never read on its way out (blurred), his arm seen at the pile as he lifts
+    it; the red 7 shows again at once and, ``UNCOVERED_AFTER`` frames on, a box a
+    step from its middle reads as a red 1 (held-out ``fast-messy-24fps`` 678)."""
+    table = started("red-7")
+    table.bring(["red-6"], SEAT_EDGE["Bob"])
+    table.still(int(LYING_S * FPS))
+    lifted = len(table.frames)
+    table.take_back(SEAT_EDGE["Bob"])
+    for frame in table.frames[lifted:]:
+        frame.pop()  # blurred: never read
+    for frame in table.frames[lifted + UNCOVERED_AFTER :]:
+        frame.append(lying("red-1", *UNDER))
+    table.still(int(SHOWN_S * FPS), extra=[lying("red-1", *UNDER)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(lifted - 6, lifted + 4))
+    return kinds(feed(table, w))[1:]
+
+
+def test_a_face_showing_as_the_own_arm_lifts_the_top_card_unread_is_no_play() -> None:
+    # The card below shows again where it lay, the arm of the top card's player at
+    # the pile: the lift is seen though the card is never read going.
+    assert bob_lifts_his_red_6_unread() == [
+        {"type": "play", "card": "red-6", "player": "Bob"},
+        {"type": "undo"},
     ]

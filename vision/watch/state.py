@@ -37,6 +37,7 @@ class PileEntry:
     ids: list[int] = field(default_factory=list)  # the tracks of its cards
     refused: bool = False  # the tracker refused it: its retraction is no undo
     left: bool = False  # one of its cards was seen carried off the pile
+    lifted: bool = False  # its lift was seen (WatcherState.lifts holds it)
     player: str | None = None  # who played it, as reported
     # New ink beside it when it was played, by colour (None: the picture could not tell).
     inks: dict[str, float] | None = None

@@ -37,8 +37,7 @@ class TakeBackRules:
                     )
                 )
             ):
-                if not top.left:
-                    self.state.lifts.append((self.state.top_seen_t, t))
+                self._lifted(top, t)
                 top.left = True  # one of its cards was seen carried away
         for tr in self.state.tracks:
             if tr.last_t != t:
@@ -54,6 +53,59 @@ class TakeBackRules:
                 if not top.left:
                     return True
         return False
+
+    def _lifted(self, top: PileEntry, t: float) -> None:
+        """``top`` seen lifted at ``t``: its lift goes into ``WatcherState.lifts`` (from
+        when it was last seen lying there), once."""
+        if not top.lifted:
+            self.state.lifts.append((self.state.top_seen_t, t))
+            top.lifted = True
+
+    def _uncovered_by_own_arm(
+        self, top: PileEntry, below: PileEntry, t: float, card: float
+    ) -> bool:
+        """Is the card below seen again where it lay, read as its face, the top card
+        gone and the arm of its player at the pile as it was last seen?
+
+        A player takes back their own card; a hand that covers the top card to put one
+        on it hides the card below as well. The lift is seen then, the card itself
+        maybe never read on its way out (``fast-messy-24fps`` held-out 678, opened:
+        Bob's red 6 gone unread from Ann's red 7, a pile card under both showing as a
+        red 1 as his hand went, played as his half a second on, before the take-back;
+        his red 1 put down next was refused). Not when the card below was read lying
+        beside the top one before that arm came (an untidy pile): uncovered by nothing.
+        """
+        came = self._own_arm_came(top)
+        if came is None:
+            return False
+        shows = [
+            tr
+            for tr in self.state.tracks
+            if tr.last_t == t
+            and tr.name == below.top
+            and tr.last_name == below.top
+            and tr.id not in top.ids
+            and math.dist(tr.xy, below.spots[-1]) <= self.cfg.same_spot * card
+        ]
+        return bool(shows) and not any(
+            max(top.t, tr.read_since()) <= s.t < came for tr in shows for s in tr.sightings
+        )
+
+    def _own_arm_came(self, top: PileEntry) -> float | None:
+        """When the arm of ``top``'s player came to the pile, seen there about when the
+        top card was last seen (``lift_arm_before_s`` before to ``lift_arm_after_s``
+        after); None if it was not."""
+        arms = self.state.arms
+        if arms is None or not self._own_arm(top):
+            return None
+        t0 = self.state.top_seen_t
+        seat = arms.seat_for(t0)
+        seen = [
+            s.t
+            for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
+            if s.seat == seat and s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
+        ]
+        return min(seen, default=None)
 
     def _below_copy(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
         """Is ``tr``, the face of a top card seen near where it lies, rather the same face
@@ -160,7 +212,8 @@ class TakeBackRules:
         red skip, put over Bob's red 2, hid it while a pile card uncovered beside it
         showed; Bob's red 2 was taken back). A card first seen a while later is the next
         play, after a take-back seen late (seed 647, true boxes: Dee's red 1). Not asked
-        once the top card was seen carried off: what showed as it went, it uncovered.
+        once the top card was seen lifted (carried off, or the card below uncovered by its
+        own arm: :meth:`_uncovered_by_own_arm`): what showed as it went, it uncovered.
         """
         return (
             tr.state is TrackState.FREE
@@ -180,8 +233,10 @@ class TakeBackRules:
             self.state.top_seen(t)
             self.state.below_since = None
             return []
+        if not top.lifted and self._uncovered_by_own_arm(top, below, t, card):
+            self._lifted(top, t)
         if any(
-            self._landing(tr, t, card) or (not top.left and self._put_on_it(tr, t, card))
+            self._landing(tr, t, card) or (not top.lifted and self._put_on_it(tr, t, card))
             for tr in self.state.tracks
         ):
             return []  # a new card is landing, or lies on it: not a retraction
