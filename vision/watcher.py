@@ -161,7 +161,7 @@ class Watcher:
         self.fans = SeveralCardRules(self.state, self.fan_colors)
         self.plays = PlayRules(self.state, self.seats, self.fans, self.fan_colors)
         self.draws = DrawRules(self.state, self.seats)
-        self.takebacks = TakeBackRules(self.state)
+        self.takebacks = TakeBackRules(self.state, self.plays.lying.arms)
         #: When each event of the last :meth:`update` happened, in order: a play of a
         #: card first seen lying on the pile, when it was first seen lying there
         #: (:meth:`vision.watch.plays.PlayRules.happened`); a draw by arm, when the

@@ -7,7 +7,18 @@ table as ``test_watcher.py``; the arm is scripted."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher import (
+    CENTER,
+    DRAW,
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    det,
+    feed,
+    kinds,
+    started,
+)
 from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.watcher import Watcher
@@ -21,6 +32,8 @@ UNCOVERED_AFTER = 3
 LYING_S = 2.5
 #: How long after the lift began the misreading is seen (s).
 SHOWN_S = 1.5
+#: How long Ann's hand hides her green 6 as it straightens it (s).
+HIDDEN_S = 0.8
 
 
 def bob_takes_back_his_green_5(then: list[str] | None = None) -> list[dict[str, object]]:
@@ -95,4 +108,31 @@ def test_a_face_showing_as_the_own_arm_lifts_the_top_card_unread_is_no_play() ->
     assert bob_lifts_his_red_6_unread() == [
         {"type": "play", "card": "red-6", "player": "Bob"},
         {"type": "undo"},
+    ]
+
+
+def ann_straightens_her_green_6() -> list[dict[str, object]]:
+    """Ann plays a green 6 on the starter green 5 and, her arm still at the pile, her
+    hand over it hides it for ``HIDDEN_S``: the green 5 shows where it lay, and her
+    half-hidden card reads as a green 8 a step off its middle; then her hand goes and
+    the green 6 lies there again (held-out ``shaky-covering-messy-26fps`` 680)."""
+    table = started("green-5")
+    came = len(table.frames)
+    table.bring(["green-6"], SEAT_EDGE["Ann"], (CENTER[0] + 6.0, CENTER[1] + 4.0))
+    table.still(int(0.4 * FPS))
+    hidden = len(table.frames)
+    half = lying("green-8", CENTER[0] + 0.3 * CARD, CENTER[1] + 0.2 * CARD)
+    for _ in range(int(HIDDEN_S * FPS)):
+        table.frames.append([det("back", *DRAW), lying("green-5", *CENTER), half])
+    table.still(30)
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Ann"), range(came, hidden + int(HIDDEN_S * FPS)))
+    return kinds(feed(table, w))[1:]
+
+
+def test_the_card_below_shown_on_the_visit_that_played_the_top_is_no_lift() -> None:
+    # Her arm never left the pile since her play: no take-back (that is a visit of
+    # its own), and what showed under her hand is no card of hers.
+    assert ann_straightens_her_green_6() == [
+        {"type": "play", "card": "green-6", "player": "Ann"},
     ]

@@ -7,15 +7,17 @@ import math
 
 from vision.faces import BACK
 from vision.tracks import Track, TrackState
+from vision.watch.arm_puts import ArmPutRules
 from vision.watch.state import PileEntry, WatcherState
 
 
 class TakeBackRules:
     """Take-backs: :meth:`step` per frame."""
 
-    def __init__(self, state: WatcherState) -> None:
+    def __init__(self, state: WatcherState, arm_puts: ArmPutRules) -> None:
         self.state = state
         self.cfg = state.cfg
+        self.arm_puts = arm_puts  # which arm put a card down, and on which visit
 
     def _top_visible(self, top: PileEntry, below: PileEntry, t: float, card: float) -> bool:
         """Is a card of the top play still where it was put?"""
@@ -74,9 +76,17 @@ class TakeBackRules:
         red 1 as his hand went, played as his half a second on, before the take-back;
         his red 1 put down next was refused). Not when the card below was read lying
         beside the top one before that arm came (an untidy pile): uncovered by nothing.
+        Nor on the visit that put the top card down: that hand straightens its card on
+        an untidy pile, and the card below shows beside it (``shaky-covering-messy-26fps``
+        held-out 680: Ann's green 6, read as a green 8, taken back as her hand left it,
+        nine alerts); a take-back is a visit of its own (it left the pile and came
+        back, :meth:`ArmPutRules.arm_came_back`).
         """
         came = self._own_arm_came(top)
         if came is None:
+            return False
+        seat = self.state.arms.seat_for(self.state.top_seen_t) if self.state.arms else None
+        if seat is None or not self.arm_puts.arm_came_back(seat, top.t, t):
             return False
         shows = [
             tr
