@@ -72,7 +72,7 @@ class SeatRules:
         """
         layout = self.state.layout
         order = sorted(range(len(layout.seats)), key=lambda i: angle_diff(layout.seats[i], b))
-        first, second = order[0], order[-1] if len(order) < 2 else order[1]
+        first, second = order[0], order[min(1, len(order) - 1)]
         tie = (
             angle_diff(layout.seats[second], b) - angle_diff(layout.seats[first], b)
             <= 2 * self.cfg.seat_tie_deg

@@ -82,12 +82,10 @@ class TakeBackRules:
         nine alerts); a take-back is a visit of its own (it left the pile and came
         back, :meth:`ArmPutRules.arm_came_back`).
         """
-        came = self._own_arm_came(top)
-        if came is None:
+        own = self._own_arm_came(top)
+        if own is None or not self.arm_puts.arm_came_back(own[0], top.t, t):
             return False
-        seat = self.state.arms.seat_for(self.state.top_seen_t) if self.state.arms else None
-        if seat is None or not self.arm_puts.arm_came_back(seat, top.t, t):
-            return False
+        came = own[1]
         shows = [
             tr
             for tr in self.state.tracks
@@ -101,10 +99,10 @@ class TakeBackRules:
             max(top.t, tr.read_since()) <= s.t < came for tr in shows for s in tr.sightings
         )
 
-    def _own_arm_came(self, top: PileEntry) -> float | None:
-        """When the arm of ``top``'s player came to the pile, seen there about when the
-        top card was last seen (``lift_arm_before_s`` before to ``lift_arm_after_s``
-        after); None if it was not."""
+    def _own_arm_came(self, top: PileEntry) -> tuple[int, float] | None:
+        """The seat of ``top``'s player and when its arm came to the pile, seen there
+        about when the top card was last seen (``lift_arm_before_s`` before to
+        ``lift_arm_after_s`` after); None if it was not."""
         arms = self.state.arms
         if arms is None or not self._own_arm(top):
             return None
@@ -115,7 +113,9 @@ class TakeBackRules:
             for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
             if s.seat == seat and s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
         ]
-        return min(seen, default=None)
+        if seat is None or not seen:
+            return None
+        return seat, min(seen)
 
     def _below_copy(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
         """Is ``tr``, the face of a top card seen near where it lies, rather the same face
