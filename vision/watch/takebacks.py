@@ -82,10 +82,6 @@ class TakeBackRules:
         nine alerts); a take-back is a visit of its own (it left the pile and came
         back, :meth:`ArmPutRules.arm_came_back`).
         """
-        own = self._own_arm_came(top)
-        if own is None or not self.arm_puts.arm_came_back(own[0], top.t, t):
-            return False
-        came = own[1]
         shows = [
             tr
             for tr in self.state.tracks
@@ -95,7 +91,13 @@ class TakeBackRules:
             and tr.id not in top.ids
             and math.dist(tr.xy, below.spots[-1]) <= self.cfg.same_spot * card
         ]
-        return bool(shows) and not any(
+        if not shows:
+            return False  # (asked first: the arm's sightings since the play are more work)
+        own = self._own_arm_came(top)
+        if own is None or not self.arm_puts.arm_came_back(own[0], top.t, t):
+            return False
+        came = own[1]
+        return not any(
             max(top.t, tr.read_since()) <= s.t < came for tr in shows for s in tr.sightings
         )
 
@@ -103,19 +105,16 @@ class TakeBackRules:
         """The seat of ``top``'s player and when its arm came to the pile, seen there
         about when the top card was last seen (``lift_arm_before_s`` before to
         ``lift_arm_after_s`` after); None if it was not."""
-        arms = self.state.arms
-        if arms is None or not self._own_arm(top):
+        arms, seat = self.state.arms, self._own_seat(top)
+        if arms is None or seat is None:
             return None
         t0 = self.state.top_seen_t
-        seat = arms.seat_for(t0)
         seen = [
             s.t
             for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
             if s.seat == seat and s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
         ]
-        if seat is None or not seen:
-            return None
-        return seat, min(seen)
+        return (seat, min(seen)) if seen else None
 
     def _below_copy(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
         """Is ``tr``, the face of a top card seen near where it lies, rather the same face
@@ -178,11 +177,16 @@ class TakeBackRules:
         before a card only gone had waited long enough (``quick-untidy-26fps`` seed
         610, trained recogniser: Dee's red 5 taken back, her red 2 1.4 s after).
         """
+        return self._own_seat(top) is not None
+
+    def _own_seat(self, top: PileEntry) -> int | None:
+        """The seat of the arm at the pile as the top card was last seen, when it is its
+        player's (:meth:`_own_arm`); None otherwise."""
         arms = self.state.arms
         if arms is None or top.player is None:
-            return False
+            return None
         seat = arms.seat_for(self.state.top_seen_t)
-        return seat is not None and self.state.players[seat] == top.player
+        return seat if seat is not None and self.state.players[seat] == top.player else None
 
     def _seen_beside_top(self, below_tracks: list[Track], top: PileEntry) -> bool:
         """Was the card below seen lying there while the top play was still seen?
