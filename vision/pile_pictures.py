@@ -198,9 +198,21 @@ class PilePictures:
 
     def holds_hand(self, now: PileLook, clear: PileLook, area: float) -> bool:
         """What changed since ``clear`` (the pile lying still with no hand in it), no
-        card ink, reaching in from the picture's edge: ``area`` card faces or more?"""
+        card ink, reaching in from the picture's edge, or ink that reaches in from
+        farther out (:meth:`_ink_hands`: skin in a warm light reads yellow): ``area``
+        card faces or more?
+
+        An arm read as ink and taken for no hand makes its still picture the clear one
+        the next is told from, and that one, the arm gone, the one with a hand: the pile
+        edge the arm hid shows as new ink beside the next card (``drop`` held-out 682,
+        opened: the dealer's arm resting on the red 2 starter; Bob's green 2 put on it
+        was reported as a fan of a red 2 and a green 2).
+        """
         changed = self.changed(now, clear)
         hand = _reaching_edge(self._joined(changed & (now.colors == 0)))
+        inked = changed & (now.colors > 0)
+        if inked.any():
+            hand |= _reaching_edge(self._joined(inked)) & self._ink_hands(now, clear)
         return int(hand.sum()) >= area * self.card_area_px
 
     def hand(

@@ -592,3 +592,26 @@ def test_shown_now_leaves_out_that_colour_covered_beside_the_top_card() -> None:
     now = colors.changed_outside("green", box, (cx, cy), 60, shown_now=True, **kw)
     assert either is not None and either.area > 0.5
     assert now is not None and now.area == 0.0
+
+
+def test_an_arm_read_as_ink_resting_on_the_pile_is_a_hand_in_that_still_picture() -> None:
+    # The dealer's arm rests on the starter for two seconds after flipping it; in a
+    # warm light its skin reads as yellow ink. That still spell has a hand in it, and
+    # the one after it (the arm gone) has none: the red card's edge it hid is no new
+    # red when the next card comes (``drop`` held-out 682, opened: Bob's green 2 on
+    # the red 2 starter reported as a fan of a red 2 and a green 2).
+    layout = TableLayout.default(640, 480, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    pile = _wood_with_a_card(layout)
+    armed = pile.copy()
+    armed[cy + 10 : cy + 50, cx - 10 : layout.width] = (30, 190, 220)  # yellow-lit arm
+    colors = PileColors(layout)
+    for i in range(12):
+        colors.update(pile, i / 30)  # the pile lies still with no hand in it
+    for i in range(24):
+        colors.update(armed, 0.5 + i / 30)  # the arm rests on the card for 0.8 s
+    for i in range(12):
+        colors.update(pile, 1.4 + i / 30)  # the arm gone, the pile lies still again
+    assert [hand for _, _, hand, _ in colors._still] == [False, True, False]
+    nothing = colors.new_colors((cx, cy), 60, since=0.0)
+    assert nothing is not None and [p for p in nothing if p.color == "red"] == []
