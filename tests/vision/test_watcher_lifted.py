@@ -111,3 +111,46 @@ def test_a_copy_put_on_the_same_spot_and_seen_again_is_no_undo() -> None:
     assert copy_lifted_unseen((-2.0, -3.0)) == [
         {"type": "play", "card": "blue-8", "player": "Bob"},
     ]
+
+
+def crosswise(table: Table, name: str, frames: range) -> None:
+    """Boxes of ``name`` in ``frames`` drawn as a card lying across (76 by 50 pixels)."""
+    for i in frames:
+        for k, (n, conf, (x1, y1, x2, y2)) in enumerate(table.frames[i]):
+            if n == name:
+                x, y = (x1 + x2) / 2, (y1 + y2) / 2
+                table.frames[i][k] = (n, conf, (x - 38, y - 25, x + 38, y + 25))
+
+
+def crosswise_copy(taken_back: bool) -> list[dict[str, object]]:
+    """The flip is a blue 8; Bob puts the other blue 8 square on it, lying across it,
+    and his hand hides the pile a quarter of a second: it lifts his blue 8 unread
+    (``taken_back``), the first one seen again as it lay, or leaves it lying."""
+    table = started("blue-8")
+    x0, y0 = table.pile[-1][0][1:]
+    brought = len(table.frames)
+    table.bring(["blue-8"], SEAT_EDGE["Bob"], (x0 - 2.0, y0 - 3.0))
+    table.still(30)
+    lifted = len(table.frames)
+    table.still(8, covered=True)
+    if taken_back:
+        table.pile.pop()
+    table.still(40)
+    crosswise(table, "blue-8", range(brought, lifted if taken_back else len(table.frames)))
+    return with_arm(table, "Bob", range(lifted - 6, lifted + 4))[1:]
+
+
+def test_a_copy_lying_across_the_same_face_lifted_unseen_is_an_undo() -> None:
+    # Put square on the first one, but lying otherwise: the blue 8 seen again is boxed
+    # as the first one lay, not as Bob's (drop held-out 682, opened: Dee's blue 2 on
+    # Cy's).
+    assert crosswise_copy(taken_back=True) == [
+        {"type": "play", "card": "blue-8", "player": "Bob"},
+        {"type": "undo"},
+    ]
+
+
+def test_a_copy_lying_across_the_same_face_seen_again_as_it_lay_is_no_undo() -> None:
+    assert crosswise_copy(taken_back=False) == [
+        {"type": "play", "card": "blue-8", "player": "Bob"},
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from vision.boxes import box_overlap
 from vision.faces import BACK
 from vision.tracks import Track, TrackState
 from vision.watch.arm_puts import ArmPutRules
@@ -47,7 +48,9 @@ class TakeBackRules:
             for c, (sx, sy) in zip(top.cards, top.spots, strict=True):
                 if tr.name != c or math.hypot(tr.xy[0] - sx, tr.xy[1] - sy) > near:
                     continue
-                if self._below_copy(tr, top, below, card):
+                if self._below_copy(tr, top, below, card) or self._lies_as_below(
+                    tr, top, below, card
+                ):
                     continue
                 # Once a card of the top play was seen carried off, a card with its
                 # face at that spot is another copy under it (or its track mixed up
@@ -136,6 +139,37 @@ class TakeBackRules:
             if c == tr.name
         )
         return to_below + self.cfg.below_copy_margin * card < to_top
+
+    def _lies_as_below(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
+        """Is ``tr``, the top card's face where it lies, rather the card below of that
+        face, boxed as that one was while it lay on top (``same_box_overlap``) and as
+        the top card never was?
+
+        A copy of a face played square on it and taken back leaves the same face in the
+        same place, its track maybe the top card's (the tracker follows the nearest
+        box); but two cards put down lie at angles of their own, and the detector's box
+        shows it (``drop`` and ten more styles held-out 682, opened: Dee's blue 2, boxed
+        83 by 58 pixels on Cy's blue 2, boxed 74 by 89, taken back unread; the blue 2
+        seen after was boxed 74 by 89). The ways each was boxed while it lay on top
+        (:attr:`PileEntry.drawn_as`): the card below's track may have taken the top
+        card's box before the top was played, and the top's may take the card below's
+        once it is lifted (only the ways it was boxed before count). Two copies lying
+        alike cannot be told this way.
+        """
+        if tr.name != below.top or tr.name != top.top:
+            return False
+        same = self.cfg.same_box_overlap
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        # The top card as it lay until it was boxed so (a track of it may follow the
+        # card below once it is lifted, and be boxed as that one from then on).
+        way = next((d for d in top.drawn_as if box_overlap(box, d.box) >= same), None)
+        since = way.first_t if way is not None else math.inf
+        before = [d for d in top.drawn_as if d.first_t < since]
+        return bool(before) and any(
+            box_overlap(box, d.box) >= same
+            and all(box_overlap(d.box, o.box) < same for o in before)
+            for d in below.drawn_as
+        )
 
     def _carried_off(self, tr: Track, top: PileEntry, card: float) -> bool:
         """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
@@ -263,7 +297,7 @@ class TakeBackRules:
             and math.hypot(tr.xy[0] - below.spots[-1][0], tr.xy[1] - below.spots[-1][1])
             <= self.cfg.same_spot * card
             and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
-            and (tr.id not in top.ids or top.left)
+            and (tr.id not in top.ids or top.left or self._lies_as_below(tr, top, below, card))
         ]
         if not below_tracks:
             # The card below may blink (a pile card half lit, or read now and then as
