@@ -114,6 +114,55 @@ def test_a_box_shrunk_under_a_hovering_hand_is_the_same_card() -> None:
     assert [e["type"] for e in events(w, table)] == ["flip", "play"]
 
 
+def test_the_top_face_come_to_lie_across_where_it_lay_is_a_copy() -> None:
+    # A copy dropped square on the top card, lying across it: the one box moves in
+    # from beside it and comes to rest around the same middle (within ``still``), but
+    # it is no box shrunk under a hand: it reaches out of the one before (``drop``
+    # held-out 680, opened: Bob's blue 8, boxed 77 by 58, on the starter blue 8, 48 by
+    # 72, the middles 3 pixels apart).
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"])
+    table.still(BEFORE)
+    visit_from = len(table.frames)
+    x, y = CENTER[0], CENTER[1] - 3.0
+    for i in range(VISIT):
+        dx = -12.0 * (1 - i / (VISIT // 2)) if i < VISIT // 2 else 0.0
+        across = (x + dx - 38.0, y - 25.0, x + dx + 38.0, y + 25.0)
+        table.frames.append([det("back", *LAYOUT.draw.center), ("green-4", 0.9, across)])
+    table.frames += [list(table.frames[-1]) for _ in range(40)]
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, visit_from + VISIT))
+    out = events(w, table)
+    assert [e["type"] for e in out] == ["flip", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
+
+
+def test_a_copy_come_to_lie_across_a_card_a_take_back_uncovered_is_a_copy() -> None:
+    # The card a take-back uncovered, seen again on a track of its own, is the top
+    # card's from then on: a copy put across it onto that track is told as on any top
+    # card (``webcam-15fps`` held-out 680, opened: Bob's blue 2 taken back off the
+    # starter blue 8, his blue 8 then put across it, missed).
+    table = started("green-4")
+    table.bring(["green-2"], SEAT_EDGE["Bob"])
+    table.still(60)
+    table.take_back(SEAT_EDGE["Bob"])
+    table.still(40)
+    visit_from = len(table.frames)
+    x, y = CENTER[0], CENTER[1] - 3.0
+    for i in range(VISIT):
+        dx = -12.0 * (1 - i / (VISIT // 2)) if i < VISIT // 2 else 0.0
+        across = (x + dx - 38.0, y - 25.0, x + dx + 38.0, y + 25.0)
+        table.frames.append([det("back", *LAYOUT.draw.center), ("green-4", 0.9, across)])
+    table.frames += [list(table.frames[-1]) for _ in range(40)]
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, visit_from + VISIT))
+    assert events(w, table)[1:] == [
+        {"type": "play", "card": "green-2", "player": "Bob"},
+        {"type": "undo"},
+        {"type": "play", "card": "green-4", "player": "Bob"},
+    ]
+
+
 def split_after_take_back(take_back_t: float | None) -> bool:
     """Ann's green 4 played at 1 s lay at the pile's centre; Bob's arm was at the pile
     from 2.5 to 3 s; from 2.6 s on its one box lies 8 pixels off. Was it made a track

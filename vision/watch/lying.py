@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from vision.boxes import box_overlap
+from vision.boxes import box_overlap, box_within
 from vision.faces import BACK
 from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track, same_moments
@@ -89,10 +89,17 @@ class LyingCardRules:
             rest = motion.rest_box(tr, card, wait)
             if box_overlap(rest, ref) >= self.cfg.same_box_overlap:
                 continue
-            if moved and _centre_shift(rest, ref) < self.cfg.still * card:
+            if (
+                moved
+                and _centre_shift(rest, ref) < self.cfg.still * card
+                and box_within(rest, ref) >= self.cfg.hidden_within
+            ):
                 # Its box shrank, its middle stayed: a hand over part of it, not a copy
                 # beside it (quick-untidy-26fps seed 780, plays of three: Cy's hand
-                # hovering over Bob's green 1 with the card it played next).
+                # hovering over Bob's green 1 with the card it played next). Not a box
+                # reaching out of the one before: a copy put square on it, lying across
+                # it (``drop`` held-out 680, opened: Bob's blue 8, boxed 77 by 58, on
+                # the starter blue 8, 48 by 72, their middles 3 pixels apart).
                 continue
             seat = arms.seat_for(back)
             players = self.state.players

@@ -342,8 +342,13 @@ class TakeBackRules:
         self.state.top_seen(t, played=True)
         self.state.pile_changed_t = t
         self.state.below_since = None
+        below = self.state.pile[-1]
         for tr in below_tracks:
             tr.state = TrackState.PILE
+            if tr.id not in below.ids:
+                # Its track now: what is put on it next may take this track over
+                # (LyingCardRules.copy_on_top looks at the top card's own tracks).
+                below.ids.append(tr.id)
         if top.refused:
             # The tracker never applied it; the card simply went back. Noted, not sent.
             self.state.quiet_takebacks.append(t)
