@@ -185,10 +185,7 @@ class Track:
     def own_travel(self) -> float:
         """How far its own remembered sightings moved from the first of them (px):
         unlike ``max_travel``, not what it took over with :meth:`came_as`."""
-        if not self.sightings:
-            return 0.0
-        first = self.sightings[0]
-        return max(math.hypot(s.x - first.x, s.y - first.y) for s in self.sightings)
+        return self.travel_since(-math.inf)
 
     def travel_since(self, t: float) -> float:
         """How far its remembered sightings from ``t`` on moved from the first of them (px).

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tests.vision.test_watcher import FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, feed, kinds, started
+from tests.vision.test_watcher import (
+    FPS,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    Det,
+    Table,
+    feed,
+    kinds,
+    started,
+)
 from vision.arm_probe import DISCARD, ArmSighting
 from vision.watcher import Watcher
 
@@ -113,13 +123,17 @@ def test_a_copy_put_on_the_same_spot_and_seen_again_is_no_undo() -> None:
     ]
 
 
+def across(name: str, x: float, y: float, conf: float = 0.9) -> Det:
+    """A detection of a card lying across, at ``(x, y)`` (76 by 50 pixels)."""
+    return (name, conf, (x - 38, y - 25, x + 38, y + 25))
+
+
 def crosswise(table: Table, name: str, frames: range) -> None:
-    """Boxes of ``name`` in ``frames`` drawn as a card lying across (76 by 50 pixels)."""
+    """Boxes of ``name`` in ``frames`` drawn as a card lying across."""
     for i in frames:
         for k, (n, conf, (x1, y1, x2, y2)) in enumerate(table.frames[i]):
             if n == name:
-                x, y = (x1 + x2) / 2, (y1 + y2) / 2
-                table.frames[i][k] = (n, conf, (x - 38, y - 25, x + 38, y + 25))
+                table.frames[i][k] = across(n, (x1 + x2) / 2, (y1 + y2) / 2, conf)
 
 
 def crosswise_copy(taken_back: bool) -> list[dict[str, object]]:

@@ -19,9 +19,9 @@ from collections import deque
 
 import pytest
 
-from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, det, started
+from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, Table, det, started
 from tests.vision.test_watcher_arm_plays import events
-from tests.vision.test_watcher_lifted import ArmsSeen
+from tests.vision.test_watcher_lifted import ArmsSeen, across
 from vision.tracks import Sighting, Track, TrackState
 from vision.watch.arm_puts import ArmPutRules
 from vision.watch.landing import LandingRules
@@ -114,6 +114,21 @@ def test_a_box_shrunk_under_a_hovering_hand_is_the_same_card() -> None:
     assert [e["type"] for e in events(w, table)] == ["flip", "play"]
 
 
+def bob_drops_a_green_4_across(table: Table) -> Watcher:
+    """Bob's green 4 comes in from beside the top card and comes to rest lying across
+    it, 3 pixels above its middle, his arm at the pile meanwhile; the watcher to feed
+    ``table`` to."""
+    visit_from = len(table.frames)
+    x, y = CENTER[0], CENTER[1] - 3.0
+    for i in range(VISIT):
+        dx = -12.0 * (1 - i / (VISIT // 2)) if i < VISIT // 2 else 0.0
+        table.frames.append([det("back", *LAYOUT.draw.center), across("green-4", x + dx, y)])
+    table.frames += [list(table.frames[-1]) for _ in range(40)]
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, visit_from + VISIT))
+    return w
+
+
 def test_the_top_face_come_to_lie_across_where_it_lay_is_a_copy() -> None:
     # A copy dropped square on the top card, lying across it: the one box moves in
     # from beside it and comes to rest around the same middle (within ``still``), but
@@ -123,15 +138,7 @@ def test_the_top_face_come_to_lie_across_where_it_lay_is_a_copy() -> None:
     table = started("green-5")
     table.bring(["green-4"], SEAT_EDGE["Ann"])
     table.still(BEFORE)
-    visit_from = len(table.frames)
-    x, y = CENTER[0], CENTER[1] - 3.0
-    for i in range(VISIT):
-        dx = -12.0 * (1 - i / (VISIT // 2)) if i < VISIT // 2 else 0.0
-        across = (x + dx - 38.0, y - 25.0, x + dx + 38.0, y + 25.0)
-        table.frames.append([det("back", *LAYOUT.draw.center), ("green-4", 0.9, across)])
-    table.frames += [list(table.frames[-1]) for _ in range(40)]
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, visit_from + VISIT))
+    w = bob_drops_a_green_4_across(table)
     out = events(w, table)
     assert [e["type"] for e in out] == ["flip", "play", "play"]
     assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
@@ -147,15 +154,7 @@ def test_a_copy_come_to_lie_across_a_card_a_take_back_uncovered_is_a_copy() -> N
     table.still(60)
     table.take_back(SEAT_EDGE["Bob"])
     table.still(40)
-    visit_from = len(table.frames)
-    x, y = CENTER[0], CENTER[1] - 3.0
-    for i in range(VISIT):
-        dx = -12.0 * (1 - i / (VISIT // 2)) if i < VISIT // 2 else 0.0
-        across = (x + dx - 38.0, y - 25.0, x + dx + 38.0, y + 25.0)
-        table.frames.append([det("back", *LAYOUT.draw.center), ("green-4", 0.9, across)])
-    table.frames += [list(table.frames[-1]) for _ in range(40)]
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmsSeen(PLAYERS.index("Bob"), range(visit_from, visit_from + VISIT))
+    w = bob_drops_a_green_4_across(table)
     assert events(w, table)[1:] == [
         {"type": "play", "card": "green-2", "player": "Bob"},
         {"type": "undo"},
