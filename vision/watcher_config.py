@@ -56,6 +56,7 @@ class WatcherConfig:
     min_confidence: float = 0.25  # ignore weaker detections
     group_s: float = 0.5  # wait at most this long for cards put down together
     quiet_play_rest_s: float = 0.3  # a card never seen arriving must rest this long
+    waited_travel: float = 0.2  # judged once a hand went: moved this far since, it lay there later
     swap_gap_s: float = 0.2  # a face replacing a pile card's sooner is a misreading
     misread_moved: float = 0.5  # a misreading (no new ink) moved on this far: a card (0: off)
     amend_s: float = 1.0  # a card of the last play seen this long after it: amend

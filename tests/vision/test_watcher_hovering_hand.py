@@ -124,3 +124,25 @@ def test_judged_once_the_hand_has_gone_its_ink_and_time_are_from_before_the_wait
     assert judged > nudged / FPS + cfg.quiet_play_rest_s  # judged once the arm had gone
     assert shown / FPS <= when < nudged / FPS  # it lay there from before the nudge
     assert picture.middle_befores[-1] < nudged / FPS - cfg.quiet_play_rest_s
+
+
+def test_judged_once_the_hand_has_gone_its_time_is_from_where_it_came_to_lie() -> None:
+    # As above, but the face shown again under her hand is slid a third of a card
+    # before it lies still: it came to lie there after the wait began, and the play's
+    # time is from then (``covering-lamp-slide-20fps`` held-out 682, opened: Ann's
+    # green 0, first read as a pile card's blue 2 where her hand showed it, then slid
+    # 22 px and put down, reported 0.32 s before it lay).
+    cfg = WatcherConfig()
+    step = cfg.waited_travel * LAYOUT.card_px / 2  # three steps: farther than the setting
+    table, arms, start = green_2_then_ann_s_hand()
+    for k in range(1, 4):
+        table.pile[-1] = [("green-2", CENTER[0] + step * k, CENTER[1])]
+        table.still(1)
+    lay = len(table.frames) - 1  # where it lies from this frame on
+    table.still(int(0.5 * FPS))
+    arms.at(range(start, len(table.frames)), DISCARD)
+    table.still(40)
+    plays = watch(table, arms, PictureSays([ink("green", 0.2)]))
+    copies = [when for e, when, _t in plays if e.get("player") == "Ann"]
+    assert len(copies) == 1
+    assert lay / FPS <= copies[0] <= lay / FPS + cfg.quiet_play_rest_s

