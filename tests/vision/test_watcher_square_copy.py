@@ -8,13 +8,15 @@ table as ``test_watcher.py``; the arm's sightings are scripted."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
 from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_covered_copy import covered_after, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.arm_probe import DRAW, ArmSighting
 from vision.watcher import Watcher
+from vision.watcher_config import WatcherConfig
 
+ANN = PLAYERS.index("Ann")
 BOB = PLAYERS.index("Bob")
 #: Frames the covering hand is over the pile (half a second).
 COVERING = 15
@@ -59,3 +61,35 @@ def test_a_hand_passing_over_the_pile_to_draw_puts_nothing_there_however_it_now_
     assert [e["type"] for e in out] == ["flip", "play"]
     # The same picture with the arm at the discard pile alone: a copy put down.
     assert [e["type"] for e in square_on_top("discard", across=True)] == ["flip", "play", "play"]
+
+
+def ann_twice(back_after_s: float) -> list[dict[str, object]]:
+    """Ann's covering hand puts a green 4 on the pile; it shows once her arm has gone,
+    and is played a moment later. Her arm comes back ``back_after_s`` after it went,
+    covers the pile for half a second, and leaves a green 4 lying across hers."""
+    table = started("green-5")
+    first = len(table.frames)
+    table.still(COVERING, covered=True)
+    table.pile.append([("green-4", *CENTER)])
+    gone = int(back_after_s * FPS)
+    table.still(gone)
+    second = len(table.frames)
+    table.still(COVERING, covered=True)
+    table.pile.append([("green-4", CENTER[0] + 8, CENTER[1] + 5)])
+    table.frames += [[lying("green-4", CENTER[0] + 8, CENTER[1] + 5, across=True)]] * 40
+    arms = ArmsSeen(ANN, range(first, first + COVERING))
+    arms.seen += ArmsSeen(ANN, range(second, second + COVERING)).seen
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = arms
+    return events(w, table)
+
+
+def test_the_same_hand_back_at_the_pile_after_its_play_was_judged_brings_a_second() -> None:
+    # Her first green 4 is judged after her arm went (it showed only then, and lay
+    # still a while), and her arm is back soon after that: a visit of its own all the
+    # same, gone longer than arm_away_s (``covering-dim-22fps`` and nine more styles,
+    # held-out 679, opened: Ann's second green 9, a jump-in on her own, taken for the
+    # first seen again).
+    cfg = WatcherConfig()
+    out = ann_twice(back_after_s=cfg.arm_away_s + cfg.quiet_play_rest_s)
+    assert out[1:] == [{"type": "play", "card": "green-4", "player": "Ann"}] * 2

@@ -153,11 +153,14 @@ class ArmPutRules:
         if arms is None:
             return False
         prev, away, back = since, False, 0
-        for seen in arms.sightings_since(since):
+        for seen in arms.sightings_since(since - self.cfg.one_play_per_arm_s):
             if seen.t > lay:
                 break
             if seen.seat != seat or seen.to_discard > self.cfg.arm_draw_play_near:
                 continue  # not at the discard pile (a still arm's ghost beside it)
+            if seen.t < since:
+                prev = seen.t  # the visit that brought the play, gone before it was judged
+                continue
             if seen.t - prev >= self.cfg.arm_away_s:
                 away, back = True, 0  # gone that long: what comes now is a new visit
             back += 1
