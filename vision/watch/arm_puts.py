@@ -136,8 +136,9 @@ class ArmPutRules:
         )
 
     def arm_came_back(self, seat: int, since: float, lay: float) -> bool:
-        """Did ``seat``'s arm leave the discard pile after ``since`` (unseen there
-        ``arm_away_s`` or longer) and come back (seen there twice) by ``lay``?
+        """Did ``seat``'s arm leave the discard pile (unseen there ``arm_away_s`` or
+        longer, counted from its last look there up to ``one_play_per_arm_s`` before
+        ``since``) and come back after ``since`` (seen there twice) by ``lay``?
 
         Then it is on a second visit, and brings a second play: after two skips with
         three players the same seat plays again a second or two later
