@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from vision.arm_probe import ArmSighting
 from vision.tracks import Track
 from vision.watch.arm_puts import ArmPutRules
 from vision.watch.state import PileEntry, WatcherState
@@ -67,16 +68,25 @@ class LiftRules:
         """The seat of ``top``'s player and when its arm came to the pile, seen there
         about when the top card was last seen (``lift_arm_before_s`` before to
         ``lift_arm_after_s`` after); None if it was not."""
-        arms, seat = self.state.arms, self.own_seat(top)
-        if arms is None or seat is None:
+        seat = self.own_seat(top)
+        if seat is None:
             return None
-        t0 = self.state.top_seen_t
-        seen = [
-            s.t
-            for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
-            if s.seat == seat and s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
-        ]
+        seen = [s.t for s in self._at_pile_as_last_seen() if s.seat == seat]
         return (seat, min(seen)) if seen else None
+
+    def _at_pile_as_last_seen(self) -> list[ArmSighting]:
+        """The arms seen at the discard pile about when the top card was last seen
+        (``lift_arm_before_s`` before to ``lift_arm_after_s`` after); none without the
+        arm watch."""
+        arms = self.state.arms
+        if arms is None:
+            return []
+        t0 = self.state.top_seen_t
+        return [
+            s
+            for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
+            if s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
+        ]
 
     def carried_off(self, tr: Track, top: PileEntry, card: float) -> bool:
         """Was ``tr`` first seen just off the pile, going away from where ``top`` lies?
@@ -100,14 +110,7 @@ class LiftRules:
         on its way out (docs/watcher.md, "Recogniser under motion blur"); the arm that
         takes it is seen. A card the recogniser merely loses has no arm at it.
         """
-        arms = self.state.arms
-        if arms is None:
-            return False
-        t0 = self.state.top_seen_t
-        return any(
-            s.at_discard and s.t <= t0 + self.cfg.lift_arm_after_s
-            for s in arms.sightings_since(t0 - self.cfg.lift_arm_before_s)
-        )
+        return bool(self._at_pile_as_last_seen())
 
     def own_arm(self, top: PileEntry) -> bool:
         """Was the arm at the pile as the top card was last seen that of its player?
