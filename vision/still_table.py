@@ -18,6 +18,10 @@ down becomes table); a pixel that differs from the table by more than ``diff`` h
   is no arm, for ``settle_s`` more. So the table a change covered is remembered
   (one layer, *under*) when the change becomes table; where a frame shows that
   table again, it is table at once.
+* **A shadow**: an arm lifted off the table, or just out of the picture, darkens the
+  table under it, the same colour in less light; every channel the same share of the
+  table's (``shadow_dark`` to ``shadow_light``, ``shadow_spread``), compared blurred,
+  it is no arm.
 
 >>> import numpy as np
 >>> table = StillTable(StillTableConfig(settle_s=0.2))
@@ -74,6 +78,15 @@ class StillTableConfig:
     #: What moved in the last frame (an arm over the table), and this many pixels
     #: around it, is left out when the shift is measured.
     align_margin_px: int = 2
+    #: A shadow is no arm: a pixel darker than the still table by a ratio between
+    #: ``shadow_dark`` and ``shadow_light`` in every channel, the channels' ratios no
+    #: more than ``shadow_spread`` apart (the same colour, less light), compared blurred
+    #: (a shadow is soft) where the table is ``shadow_min`` bright or more (a dark
+    #: table's ratios are noise). 0 for ``shadow_spread``: shadows are arms.
+    shadow_dark: float = 0.6
+    shadow_light: float = 0.95
+    shadow_spread: float = 0.08
+    shadow_min: int = 40
 
 
 def _channel_max(img: Picture) -> Picture:
@@ -170,6 +183,8 @@ class StillTable:
         if moved.mean() > cfg.relight_share:  # the light changed, or the camera moved
             self._begin(sharp, soft, t)
             return None
+        if cfg.shadow_spread > 0:
+            moved &= ~self._shadow(soft, still.soft, light)
         self._moved_last = moved.astype(np.uint8)
         return self._moved_last
 
@@ -205,6 +220,16 @@ class StillTable:
             ),
             np.uint8,
         )
+
+    def _shadow(self, soft: Picture, ref: Picture, light: float) -> npt.NDArray[np.bool_]:
+        """Where a (blurred) picture is a shadow on the (blurred) table: the same colour
+        in less light (``shadow_dark`` to ``shadow_light`` of it in every channel)."""
+        cfg = self.cfg
+        ratio = (soft.astype(np.float32) + 1.0) / (ref.astype(np.float32) + 1.0)
+        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
+        lit = ref.max(axis=2) >= cfg.shadow_min * light
+        shadow = lit & (lo >= cfg.shadow_dark) & (hi <= cfg.shadow_light)
+        return np.asarray(shadow & (hi - lo <= cfg.shadow_spread), bool)
 
     def _begin(self, sharp: Picture, soft: Picture, t: float) -> None:
         self._moved_last = None
