@@ -138,6 +138,8 @@ class WatcherConfig:
     # before it showed and not since, is a copy put on it (LandingRules.covered_copy);
     # a face new to the pile first seen this soon after the top went unseen lies on it,
     # and holds off a take-back (TakeBackRules._put_on_it)
+    copy_covers_top_s: float = 0.1  # ... or last seen at most this long after it showed:
+    # a card slid onto the top hides it a look or two after it shows
     deep_copy_depth: int = 3  # ... also for a card this deep in the pile or deeper (the top
     # card's too; never the one just under the top, which a take-back uncovers)
     copy_over_top: float = 0.5  # ... and, deeper than the card just under the top, its

