@@ -143,6 +143,12 @@ class Track:
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
 
+    def showed_t(self) -> float:
+        """When it showed as the card it lies as: when seen again after it last went
+        unseen ``hidden_gap_s`` (:attr:`back_t`: a hand over it, it may lie otherwise
+        now, or be another card on its track), or when first seen if it never did."""
+        return self.first_t if self.back_t is None else self.back_t
+
     def read_since(self) -> float:
         """When it began to read as its face: the first of its latest looks in a row
         that read so; its first sighting if it never read otherwise (or its face is none

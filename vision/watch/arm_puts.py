@@ -100,7 +100,7 @@ class ArmPutRules:
         went unseen ``hidden_gap_s`` (``Track.back_t``), or when first seen if it never
         did (its track may be older: a misreading at that place before the card was put
         down, a hand over it meanwhile)."""
-        return tr.first_t if tr.back_t is None else tr.back_t
+        return tr.showed_t()
 
     def arm_brought_another(self, tr: Track) -> bool:
         """Was the arm at the pile as ``tr`` came to lie there that of a seat that brought

@@ -215,7 +215,7 @@ class LandingRules:
         arm still over its edge; ``random-7001`` seed 801, a randomised tuning style:
         Ann drawing four, her arm over Cy's Wild Draw Four each time, the card's box
         8 px taller as it showed again, taken for a copy she put down)."""
-        return self._piles_of_the_hiding_arm(_showed(tr)).count(DRAW) >= SEEN_THERE
+        return self._piles_of_the_hiding_arm(tr.showed_t()).count(DRAW) >= SEEN_THERE
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most
@@ -227,7 +227,7 @@ class LandingRules:
         ``copy_hides_top_s`` before, and not since? Asked of the top card's own tracks
         (:attr:`PileEntry.top_last_seen`): ``tr`` may have a face of ``play`` and pass
         for it (:attr:`WatcherState.top_seen_t`)."""
-        return self._unseen_as_it_showed(tr, play.top_last_seen, _showed(tr))
+        return self._unseen_as_it_showed(tr, play.top_last_seen, tr.showed_t())
 
     def _unseen_as_it_showed(
         self, tr: Track, last: float | None, showed: float | None = None
@@ -252,7 +252,7 @@ class LandingRules:
         top = self.state.pile[-1]
         if self.state.arms is None or top.player not in self.state.players:
             return False
-        seat = self.state.arms.seat_for(_showed(tr))
+        seat = self.state.arms.seat_for(tr.showed_t())
         return seat is not None and seat != self.state.players.index(top.player)
 
     def _drawn_as(self, top: PileEntry, box: tuple[float, float, float, float], t: float) -> None:
@@ -323,10 +323,3 @@ class LandingRules:
                 top.boxes[tr.name] = self.state.tracker.rest_box(
                     tr, card, self.cfg.quiet_play_rest_s
                 )
-
-
-def _showed(tr: Track) -> float:
-    """When ``tr`` showed as the card it is: when seen again after it last went unseen
-    ``hidden_gap_s`` (``Track.back_t``: a hand over it, it may be another card now),
-    or when first seen."""
-    return tr.first_t if tr.back_t is None else tr.back_t

@@ -99,7 +99,7 @@ class SeatRules:
         pile_faces = {c for e in self.state.pile for c in e.cards}
         if (tr.faces - {tr.name}) & pile_faces or self._lay_as_another(tr, card):
             return tr.read_since()
-        return tr.first_t if tr.back_t is None else tr.back_t
+        return tr.showed_t()
 
     def _lay_as_another(self, tr: Track, card: float) -> bool:
         """Did ``tr`` begin as a card lying on the pile under another face: first seen
