@@ -88,19 +88,13 @@ class ArmPutRules:
 
     def lay(self, tr: Track) -> float:
         """When ``tr`` came to lie where it lies as what it reads as now: when it came
-        to lie there (:meth:`_came_to_lie`), or when it began to read as its face, when
-        its track is a misreading's older than the card (``rushed-dusk-25fps`` seed
-        671, held out: Bob's blue reverse on the track of a pile card's misreading first
-        seen as Ann's arm brought her wild, refused as a card Ann's arm brought besides
-        its wild)."""
-        return max(self._came_to_lie(tr), tr.read_since())
-
-    def _came_to_lie(self, tr: Track) -> float:
-        """When ``tr`` came to lie where it lies: when it was seen again after it last
-        went unseen ``hidden_gap_s`` (``Track.back_t``), or when first seen if it never
-        did (its track may be older: a misreading at that place before the card was put
-        down, a hand over it meanwhile)."""
-        return tr.showed_t()
+        to lie there (:meth:`vision.tracks.Track.showed_t`: its track may be older, a
+        misreading at that place before the card was put down, a hand over it
+        meanwhile), or when it began to read as its face, when its track is a
+        misreading's older than the card (``rushed-dusk-25fps`` seed 671, held out:
+        Bob's blue reverse on the track of a pile card's misreading first seen as Ann's
+        arm brought her wild, refused as a card Ann's arm brought besides its wild)."""
+        return max(tr.showed_t(), tr.read_since())
 
     def arm_brought_another(self, tr: Track) -> bool:
         """Was the arm at the pile as ``tr`` came to lie there that of a seat that brought
@@ -112,7 +106,7 @@ class ArmPutRules:
         720, plays of three, trained recogniser: a Wild Draw Four two deep, uncovered by
         Ann's hand and played as a copy, would have hidden the red skip she put down).
         """
-        lay = self._came_to_lie(tr)
+        lay = tr.showed_t()
         seat = self._seat_at(lay)
         if seat is None:
             return False
