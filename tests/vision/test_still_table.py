@@ -9,14 +9,18 @@ reached the draw pile: a draw by Dee that never was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
+from vision.arm_probe import ArmSighting
 from vision.calibration import TableLayout
 from vision.hands import ArmConfig, ArmWatch
 from vision.still_table import StillTable, StillTableConfig
 
 FPS = 25.0
+ARM = (70, 110, 170)  # an arm of one colour
 
 
 def _table(layout: TableLayout) -> npt.NDArray[np.uint8]:
@@ -27,24 +31,50 @@ def _table(layout: TableLayout) -> npt.NDArray[np.uint8]:
     return img
 
 
+def _band_seen(
+    still: StillTableConfig,
+    pile: str,
+    shown: tuple[float, float],
+    seconds: float,
+    paint: Callable[[npt.NDArray[np.uint8]], None],
+) -> list[ArmSighting]:
+    """A band half a card wide from the right edge (seat 3's, as for Dee) to the centre
+    of ``pile`` ("discard" or "draw"), painted by ``paint`` from ``shown[0]`` to
+    ``shown[1]`` in ``seconds`` of frames: the arm watch's sightings."""
+    layout = TableLayout.default(640, 480, 4)
+    table = _table(layout)
+    arms = ArmWatch(layout, ArmConfig(still=still))
+    cx, cy = getattr(layout, pile).center
+    half = int(0.25 * layout.card_px)
+    seen: list[ArmSighting] = []
+    for i in range(int(seconds * FPS)):
+        t = i / FPS
+        frame = table.copy()
+        if shown[0] <= t < shown[1]:
+            paint(frame[int(cy) - half : int(cy) + half, int(cx) :])
+        seen += arms.update(frame, t)
+    return seen
+
+
+def _paint(colour: tuple[int, int, int]) -> Callable[[npt.NDArray[np.uint8]], None]:
+    """Paint a band one colour (an arm)."""
+
+    def paint(band: npt.NDArray[np.uint8]) -> None:
+        band[:] = colour
+
+    return paint
+
+
+def _shade(band: npt.NDArray[np.uint8]) -> None:
+    """Shade a band: the table under it 0.8 as bright (an arm's shadow)."""
+    band[:] = (band.astype(np.float32) * 0.8).astype(np.uint8)
+
+
 def _sightings_after_the_arm(under: bool) -> list[float]:
     """An arm from the right edge to the discard pile, lying there 0.8 s, then gone:
     the times of the sightings after it left."""
-    layout = TableLayout.default(640, 480, 4)  # seat 3 on the right edge, as for Dee
-    table = _table(layout)
-    arms = ArmWatch(layout, ArmConfig(still=StillTableConfig(under=under)))
-    cx, cy = layout.discard.center
-    half = int(0.25 * layout.card_px)
-    after: list[float] = []
-    for i in range(int(2.5 * FPS)):
-        t = i / FPS
-        frame = table.copy()
-        if 0.5 <= t < 1.3:  # the arm, one colour, its hand on the discard pile
-            frame[int(cy) - half : int(cy) + half, int(cx) :] = (70, 110, 170)
-        found = arms.update(frame, t)
-        if t >= 1.3:
-            after += [s.t for s in found]
-    return after
+    seen = _band_seen(StillTableConfig(under=under), "discard", (0.5, 1.3), 2.5, _paint(ARM))
+    return [s.t for s in seen if s.t >= 1.3]
 
 
 def test_an_arm_that_lay_still_leaves_no_ghost() -> None:
@@ -78,24 +108,9 @@ def _sightings_of_a_band(colour: tuple[int, int, int] | None, shadow: bool) -> l
     """A band from the right edge to the draw pile for 0.6 s: an arm of ``colour``, or
     (None) the shadow of one out of sight, the table 0.8 as bright under it. The piles
     its sightings reached."""
-    layout = TableLayout.default(640, 480, 4)  # seat 3 on the right edge
-    table = _table(layout)
     cfg = StillTableConfig() if shadow else StillTableConfig(shadow_spread=0.0)
-    arms = ArmWatch(layout, ArmConfig(still=cfg))
-    cx, cy = layout.draw.center
-    half = int(0.25 * layout.card_px)
-    piles: list[str] = []
-    for i in range(int(1.5 * FPS)):
-        t = i / FPS
-        frame = table.copy()
-        if 0.5 <= t < 1.1:
-            band = frame[int(cy) - half : int(cy) + half, int(cx) :]
-            if colour is None:
-                band[:] = (band.astype(np.float32) * 0.8).astype(np.uint8)
-            else:
-                band[:] = colour
-        piles += [s.pile for s in arms.update(frame, t)]
-    return piles
+    paint = _shade if colour is None else _paint(colour)
+    return [s.pile for s in _band_seen(cfg, "draw", (0.5, 1.1), 1.5, paint)]
 
 
 def test_the_shadow_of_an_arm_out_of_sight_is_no_arm() -> None:
@@ -108,5 +123,5 @@ def test_the_shadow_of_an_arm_out_of_sight_is_no_arm() -> None:
 
 def test_an_arm_darker_than_the_table_is_still_an_arm() -> None:
     # A sleeve darker than the table but of another colour, and a grey one much darker.
-    for colour in [(70, 110, 170), (40, 50, 45)]:
+    for colour in [ARM, (40, 50, 45)]:
         assert _sightings_of_a_band(colour, shadow=True).count("draw") >= 10, colour
