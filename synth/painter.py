@@ -28,6 +28,7 @@ from synth.render.hands import draw_covering_hand, draw_hand
 from synth.render.table import render_table
 from synth.styles import (
     FLOOR_BGR,
+    PACE_MAX,
     VideoStyle,
     blur_card,
     camera_homography,
@@ -172,7 +173,7 @@ class Renderer:
             self.canvas_wh = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
         spread = st.player_speed_spread
         self.speeds = [
-            float(math.exp(self.style_rng.normal(0, spread))) if spread > 0 else 1.0
+            min(PACE_MAX, float(math.exp(self.style_rng.normal(0, spread)))) if spread > 0 else 1.0
             for _ in players
         ]
 

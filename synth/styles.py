@@ -38,6 +38,9 @@ SLIDE_TRAVEL = 1.4  # a slide takes this much longer than a carry
 SLIDE_RELEASE = 0.6  # ... and the hand lets go at this fraction of the way: the card coasts
 DROP_SCALE = 1.45  # a card held high looks this much bigger (drop_scale's default)
 DROP_RELEASE = 0.65  # the fraction of the way carried high; then it falls
+# A player's pace (style player_speed_spread) is at most this many times the median's:
+# slower is someone not playing (an unbounded log-normal drew 18x once, game 687).
+PACE_MAX = 4.0
 DROP_SPIN_DEG = 20.0  # the most a falling card turns
 FLOOR_BGR = (52, 56, 60)  # what a higher camera sees past the table's edge
 

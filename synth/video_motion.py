@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from synth.painter import Cover, Hand, Moving, Renderer
-from synth.styles import DROP_RELEASE, SLIDE_RELEASE
+from synth.styles import SLIDE_RELEASE
 from synth.video_plan import _Clip, _seat_from_clip
 
 
@@ -38,13 +38,13 @@ def _cards_at(clip: _Clip, t: float, r: Renderer) -> list[Moving]:
         # Carried high above the pile (nearer the camera: bigger), then let go: it falls
         # faster and faster, shrinking to its size on the table and turning a little.
         high = r.style.drop_scale
-        if u < DROP_RELEASE:
-            e = _ease_in_out(u / DROP_RELEASE)
+        if u < clip.release:
+            e = _ease_in_out(u / clip.release)
             return [
                 Moving(n, _lerp(s, d, e), a - clip.spin, high)
                 for n, s, d, a in zip(clip.cards, clip.starts, clip.ends, clip.angles, strict=True)
             ]
-        f = min(1.0, (u - DROP_RELEASE) / (1.0 - DROP_RELEASE)) ** 2
+        f = min(1.0, (u - clip.release) / (1.0 - clip.release)) ** 2
         return [
             Moving(n, d, a - clip.spin * (1.0 - f), high - (high - 1.0) * f)
             for n, d, a in zip(clip.cards, clip.ends, clip.angles, strict=True)
@@ -125,7 +125,7 @@ def _clip_state(clip: _Clip, t: float, r: Renderer) -> tuple[list[Moving], Hand 
     if entry == "slide":
         release = clip.t_move + SLIDE_RELEASE * clip.travel
     elif entry == "drop":
-        release = clip.t_move + DROP_RELEASE * clip.travel
+        release = clip.t_move + clip.release * clip.travel
     if release < clip.t_rest and t >= release:
         # Let go before the card rests (slid: it coasts; dropped: it falls): the hand leaves.
         u = _ease_in_out((t - release) / max(1e-6, clip.t1 - release))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from synth.painter import Renderer
-from synth.styles import DROP_SPIN_DEG, SLIDE_TRAVEL
+from synth.styles import DROP_RELEASE, DROP_SPIN_DEG, SLIDE_TRAVEL
 
 Event = dict[str, Any]
 
@@ -39,6 +39,7 @@ class _Clip:
     hand_seed: int = 0
     touch: tuple[float, float] = (0.0, 0.0)  # pass-over: how far the hand reaches
     spin: float = 0.0  # style drop: how far the card turns as it falls
+    release: float = DROP_RELEASE  # style drop: the fraction of ``travel`` carried high
 
     @property
     def t_move(self) -> float:
@@ -119,6 +120,8 @@ def _plan(
             )
             if st.entry == "drop" and typ == "play":
                 clip.spin = float(r.style_rng.uniform(-DROP_SPIN_DEG, DROP_SPIN_DEG))
+                if sp != 1.0:
+                    clip.travel, clip.release = _dropped(clip.travel, sp)
             clips.append(clip)
             pile_top.append(clip)
             truth.append({"t": round(clip.t_rest, 3), **ev})
@@ -173,6 +176,19 @@ def _plan(
             if typ == "pass":
                 current = (seat.get(str(ev.get("player", "")), current) + 1) % len(players)
     return clips, truth
+
+
+def _dropped(travel: float, pace: float) -> tuple[float, float]:
+    """A dropped card's ``travel`` and the fraction of it carried high, for a player of
+    ``pace``: the carrying is as slow as the player, the fall as quick as any fall.
+
+    >>> travel, release = _dropped(2.0, 2.0)  # carried 0.65 x 2 s, then falls 0.35 s
+    >>> round(travel, 3), round(release * travel, 3)
+    (1.65, 1.3)
+    """
+    carry = DROP_RELEASE * travel
+    fall = (1.0 - DROP_RELEASE) * travel / pace
+    return carry + fall, carry / (carry + fall)
 
 
 def _seat_from_clip(clip: _Clip, r: Renderer) -> int:
