@@ -214,8 +214,8 @@ class WatcherConfig:
     arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)
     arm_draw_gone_s: float = 0.3  # an arm not seen at a pile this long went back: its visit ended
     arm_draw_looks: int = 4  # a visit is a draw when its far end was at the draw pile this often
-    arm_draw_seen_s: float = 0.13  # ... or, with a slower camera, in the number of looks
-    arm_draw_min_looks: int = 3  # nearest this time, and this many at least (3 at 25 frames/s
+    arm_draw_seen_s: float = 0.13  # ... or, with a slower camera, in as many looks as it
+    arm_draw_min_looks: int = 3  # takes this long, and this many at least (3 at 22 frames/s
     # and fewer: a fast player's arm at the draw pile at 20 frames/s is seen in 3)
     arm_draw_dwell_s: float = 0.08  # ... over at least this long (not passing by) ...
     arm_draw_run: int = 3  # ... the arm seen in this many looks in a row at least ...

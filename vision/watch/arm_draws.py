@@ -420,28 +420,23 @@ class ArmDrawRules:
         ``arm_draw_min_looks`` at least. A frame count alone asks a camera of 20
         frames/s to show the arm half again as long as one of 30 (``random-7023`` seed
         804 at 19.6 frames/s: Cy's and Bob's draws, their arms at the draw pile in three
-        frames, 0.1 s). The count nearest that time, not the next above it: rounded up,
-        a camera of 24 or 25 frames/s was asked for four looks (0.16 s), more time than
-        one of 30 or of 22 (``fast-messy-24fps`` and ``rushed-dusk-25fps`` held-out 688,
-        opened: Ann, a quick player, drew with her arm at the pile in three).
+        frames, 0.1 s).
 
         >>> rules = ArmDrawRules(WatcherConfig())
         >>> rules.looks_needed()  # no gap seen yet
         4
-        >>> for fps in (30, 28, 25, 24, 22, 13):
+        >>> for fps in (30, 25, 22, 13):
         ...     rules._look_s = 1 / fps
         ...     print(fps, rules.looks_needed())
         30 4
-        28 4
-        25 3
-        24 3
+        25 4
         22 3
         13 3
         """
         cfg = self.cfg
         if not math.isfinite(self._look_s):
             return cfg.arm_draw_looks
-        by_time = math.floor(cfg.arm_draw_seen_s / self._look_s + 0.5)
+        by_time = math.ceil(cfg.arm_draw_seen_s / self._look_s - ROUNDING_S)
         return min(cfg.arm_draw_looks, max(cfg.arm_draw_min_looks, by_time))
 
     def _put_down(self, seat: int, lo: float, hi: float) -> bool:
