@@ -220,23 +220,19 @@ class LandingRules:
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most
         ``copy_hides_top_s`` before (the card put on it hid it), and not since?"""
-        return self._unseen_as_it_showed(tr, self.state.top_seen_t)
+        return self._unseen_as_it_showed(tr.first_t, self.state.top_seen_t)
 
     def _hid_its_top(self, tr: Track, play: PileEntry) -> bool:
         """Did the top card of ``play`` go unseen as ``tr`` showed, seen last at most
         ``copy_hides_top_s`` before, and not since? Asked of the top card's own tracks
         (:attr:`PileEntry.top_last_seen`): ``tr`` may have a face of ``play`` and pass
         for it (:attr:`WatcherState.top_seen_t`)."""
-        return self._unseen_as_it_showed(tr, play.top_last_seen, tr.showed_t())
+        return self._unseen_as_it_showed(tr.showed_t(), play.top_last_seen)
 
-    def _unseen_as_it_showed(
-        self, tr: Track, last: float | None, showed: float | None = None
-    ) -> bool:
-        """Was a card last seen at ``last``, at most ``copy_hides_top_s`` before ``tr``
-        showed (at ``showed``; when first seen unless given) or ``copy_covers_top_s``
-        after (a card slid onto it hides it a look or two after it shows), and not
-        since?"""
-        showed = tr.first_t if showed is None else showed
+    def _unseen_as_it_showed(self, showed: float, last: float | None) -> bool:
+        """Was a card last seen at ``last``, at most ``copy_hides_top_s`` before a card
+        showed at ``showed`` or ``copy_covers_top_s`` after (a card slid onto it hides
+        it a look or two after it shows), and not since?"""
         cfg = self.cfg
         return last is not None and (
             showed - cfg.copy_hides_top_s <= last <= showed + cfg.copy_covers_top_s
