@@ -109,6 +109,7 @@ class Track:
     lay_before: tuple[str, tuple[float, float, float, float]] | None = None
     misread_xy: tuple[float, float] | None = None  # where it lay when judged a misreading
     waited_since: float | None = None  # when its judgement first waited for a hand to go
+    waited_as: str | None = None  # the face it was voted then
 
     @property
     def settled(self) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, started
-from tests.vision.test_watcher_arm_plays import events
+from tests.vision.test_arm_draws import feed_timed
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, kinds, started
 from tests.vision.test_watcher_covered_copy import lying
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.watcher import Watcher
@@ -54,9 +54,10 @@ def two_visits(
                 for s in ArmsSeen(CY, range(first + COVERED + LEAVING, second)).seen
             ]
         arms.seen += ArmsSeen(CY, range(second, second + COVERED + LEAVING)).seen
-    w = Watcher(LAYOUT, PLAYERS, config)
-    w.arms = arms
-    return events(w, table)
+    # Clocked: at each frame the probe has seen the arm up to that frame only.
+    return kinds(
+        [(t, e) for e, _when, t in feed_timed(table, arms, Watcher(LAYOUT, PLAYERS, config))]
+    )
 
 
 def test_an_arm_that_left_and_came_back_brings_a_second_play() -> None:

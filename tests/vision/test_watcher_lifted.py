@@ -5,6 +5,7 @@ showing again, and the arm that took it seen at the pile. Same made-up table as
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
@@ -30,6 +31,9 @@ class ArmsSeen:
 
     def __init__(self, seat: int, frames: range) -> None:
         self.seat = seat
+        # The time of the frame being watched, where a test feeds the frames clocked
+        # (``tests.vision.test_arm_draws.feed_timed``): a live probe has seen no later arm.
+        self.now = math.inf
         self.seen = [
             ArmSighting(
                 i / FPS,
@@ -47,7 +51,7 @@ class ArmsSeen:
         return self.seat if any(first_t - 2.0 <= s.t <= first_t + 0.3 for s in self.seen) else None
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
-        return [s for s in self.seen if s.t >= t]
+        return [s for s in self.seen if t <= s.t <= self.now]
 
 
 def with_arm(table: Table, player: str | None, frames: range) -> list[dict[str, object]]:

@@ -188,6 +188,25 @@ class LandingRules:
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return box_overlap(box, ref) >= self.cfg.copy_over_top
 
+    def took_the_top_s_place(self, tr: Track, card: float) -> bool:
+        """Did ``tr`` take the top card's place: showing as the top card went unseen
+        (seen last at most ``swap_gap_s`` before, and not since), lying where it lay and
+        as it lay (its box, at rest, overlapping the top card's by ``same_box_overlap``
+        or more)? A card put down hides the top one as a hand brings it, and lies
+        otherwise; fingers resting on the top card make it read as another face from
+        one look to the next, where it lies."""
+        top = self.state.pile[-1]
+        ref = top.boxes.get(top.top)
+        last = self.state.top_seen_t
+        if (
+            ref is None
+            or last is None
+            or not tr.first_t - self.cfg.swap_gap_s <= last <= tr.first_t
+        ):
+            return False
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        return box_overlap(box, ref) >= self.cfg.same_box_overlap
+
     def _showed_as_the_top_came_back(self, tr: Track) -> bool:
         """Was the top card hidden ``hidden_gap_s`` or longer by a hand that went to the
         discard pile and nowhere else (its arm seen there twice or more while the top

@@ -17,7 +17,7 @@ from collections import deque
 from vision.boxes import box_overlap, box_within
 from vision.faces import BACK
 from vision.motion import SPAN_ROUNDING_S
-from vision.tracks import Track, same_moments
+from vision.tracks import Track, TrackState, same_moments
 from vision.watch.arm_puts import ArmPutRules
 from vision.watch.landing import LandingRules
 from vision.watch.state import PileEntry, WatcherState
@@ -133,6 +133,18 @@ class LyingCardRules:
         name = tr.name
         if name == BACK or tr.name_share() < self.cfg.new_card_vote:
             return False  # a back, or no clear face yet (a string of misreadings)
+        if tr.waited_since is not None and name != tr.waited_as:
+            # It waited for a hand over the pile to go as another face: that face went
+            # with the hand, a misreading under it. A pile card's face where it lies is
+            # that card seen again; another face is a card put there since, judged
+            # afresh (``drop`` and five more styles held-out 690, opened: Cy's red 5,
+            # read as a red 8 under Bob's hand passing over it, was played as Bob's,
+            # then taken back; a seventh, ``dusk-drop-cool``, once it read as the red 5
+            # again, took it for Bob's copy put square on it).
+            tr.waited_since = tr.waited_as = None
+            if self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is not None:
+                tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+                return False
         came_in = self.state.came_in(tr, card)
         if not came_in and self.reads_as_pile_card_now(tr, card):
             return False
@@ -203,7 +215,11 @@ class LyingCardRules:
             if (
                 copy
                 and not came_in
-                and (again is not None or name == top.top)
+                and (
+                    again is not None
+                    or name == top.top
+                    or self.landing.took_the_top_s_place(tr, card)
+                )
                 and self.arms.hand_still_there(lay, t)
             ):
                 # A pile card's face under a hand still over the pile: judged once the
@@ -215,9 +231,12 @@ class LyingCardRules:
                 # 676, opened: Cy's hand over Bob's yellow 5 showed the starter yellow
                 # 7, his yellow skip then refused); one that put a copy down leaves it
                 # (the play's time is when it came to lie there; its new ink is looked
-                # for from before the wait began; no take-back meanwhile).
+                # for from before the wait began; no take-back meanwhile). So too a face
+                # that took the top card's place from one look to the next: fingers on
+                # it make it read as another (``drop`` held-out 690, opened: Cy's red 5
+                # under Bob's passing hand, read as a red 8).
                 if tr.waited_since is None:
-                    tr.waited_since = t
+                    tr.waited_since, tr.waited_as = t, name
                 return False
         if arrived:
             return True
