@@ -1,10 +1,11 @@
 """A hand passing over the pile, its fingers on the top card, makes the recogniser
 read that card as another face where it lies and as it lies; once the hand has gone
 the card reads as itself again. That face is no card put down: judged once the hand
-has gone, and a misreading if the top card then shows again (``drop`` and six more
+has gone, and a misreading if the top card then shows again (``drop`` and five more
 styles held-out 690, opened: Cy's red 5, read as a red 8 under Bob's hand, was played
-as Bob's and taken back 0.5 s on, or, in ``dusk-drop-cool``, taken for Bob's copy of the
-red 5 once it read as the red 5 again). Same made-up table as ``test_watcher.py``."""
+as Bob's and taken back 0.5 s on; with only the wait made, ``dusk-drop-cool`` took it for
+Bob's copy of the red 5 once it read as the red 5 again). Same made-up table as
+``test_watcher.py``."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from vision.arm_probe import DISCARD
 def misread_under_ann_s_hand(*, then: str | None) -> list[dict[str, object]]:
     """Cy's green 2 on the pile; Ann's hand comes over it, her fingers on it: from one
     look to the next it reads as a green 8 where it lies, for 0.6 s, her arm at the
-    pile all the while; then (``then``) her hand brings that card onto the pile, or her arm goes
-    and the green 2 shows again. The events other than the round's."""
+    pile all the while; then her hand brings the card ``then`` onto the pile, or (None)
+    her arm goes and the green 2 shows again. The events other than the round's."""
     table = started("green-5")
     table.bring(["green-2"], SEAT_EDGE["Cy"])
     table.still(30)

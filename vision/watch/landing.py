@@ -198,11 +198,7 @@ class LandingRules:
         top = self.state.pile[-1]
         ref = top.boxes.get(top.top)
         last = self.state.top_seen_t
-        if (
-            ref is None
-            or last is None
-            or not tr.first_t - self.cfg.swap_gap_s <= last <= tr.first_t
-        ):
+        if ref is None or not tr.first_t - self.cfg.swap_gap_s <= last <= tr.first_t:
             return False
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return box_overlap(box, ref) >= self.cfg.same_box_overlap

@@ -139,8 +139,8 @@ class LyingCardRules:
             # that card seen again; another face is a card put there since, judged
             # afresh (``drop`` and five more styles held-out 690, opened: Cy's red 5,
             # read as a red 8 under Bob's hand passing over it, was played as Bob's,
-            # then taken back; a seventh, ``dusk-drop-cool``, once it read as the red 5
-            # again, took it for Bob's copy put square on it).
+            # then taken back; with the wait alone, ``dusk-drop-cool`` took that track,
+            # once it read as the red 5 again, for Bob's copy put square on it).
             tr.waited_since = tr.waited_as = None
             if self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is not None:
                 tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
