@@ -9,22 +9,28 @@ Bob's copy of the red 5 once it read as the red 5 again). Same made-up table as
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, SEAT_EDGE, det, started
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, SEAT_EDGE, Table, det, started
 from tests.vision.test_watcher_hovering_hand import Arms, watch
 from vision.arm_probe import DISCARD
 
 
-def misread_under_ann_s_hand(*, then: str | None) -> list[dict[str, object]]:
+def green_2_read_as_green_8() -> tuple[Table, Arms, int]:
     """Cy's green 2 on the pile; Ann's hand comes over it, her fingers on it: from one
-    look to the next it reads as a green 8 where it lies, for 0.6 s, her arm at the
-    pile all the while; then her hand brings the card ``then`` onto the pile, or (None)
-    her arm goes and the green 2 shows again. The events other than the round's."""
+    look to the next it reads as a green 8 where it lies, for 0.6 s. The table, Ann's
+    arm probe (to be told where her arm was) and the frame her hand came."""
     table = started("green-5")
     table.bring(["green-2"], SEAT_EDGE["Cy"])
     table.still(30)
-    arms = Arms()
     start = len(table.frames)
     table.still(int(0.6 * FPS), covered=True, extra=[det("green-8", *CENTER)])
+    return table, Arms(), start
+
+
+def misread_under_ann_s_hand(*, then: str | None) -> list[dict[str, object]]:
+    """:func:`green_2_read_as_green_8`, her arm at the pile all the while; then her hand
+    brings the card ``then`` onto the pile, or (None) her arm goes and the green 2 shows
+    again. The events other than the round's."""
+    table, arms, start = green_2_read_as_green_8()
     if then is not None:
         table.still(int(0.2 * FPS), covered=True)
         table.bring([then], SEAT_EDGE["Ann"], (CENTER[0] + 8, CENTER[1] + 5))
@@ -52,12 +58,7 @@ def test_the_top_card_read_as_itself_again_lying_otherwise_is_no_copy() -> None:
     # at the pile. It is the top card seen again, not her copy put down on it
     # (``dusk-drop-cool`` held-out 690: Cy's red 5, reboxed under Ann's arm as she came
     # with her red reverse, was taken for Bob's copy).
-    table = started("green-5")
-    table.bring(["green-2"], SEAT_EDGE["Cy"])
-    table.still(30)
-    arms = Arms()
-    start = len(table.frames)
-    table.still(int(0.6 * FPS), covered=True, extra=[det("green-8", *CENTER)])
+    table, arms, start = green_2_read_as_green_8()
     table.pile[-1] = [("green-2", CENTER[0], CENTER[1] + LAYOUT.card_px / 6)]
     table.still(int(0.5 * FPS))
     arms.at(range(start, len(table.frames)), DISCARD)

@@ -181,12 +181,17 @@ class LandingRules:
     def _over_the_top(self, tr: Track, card: float) -> bool:
         """Does ``tr`` lie over the top card's place (its box, at rest, overlapping the
         top card's by ``copy_over_top`` or more)?"""
+        return self._overlap_with_the_top(tr, card) >= self.cfg.copy_over_top
+
+    def _overlap_with_the_top(self, tr: Track, card: float) -> float:
+        """How much ``tr``'s box at rest overlaps the top card's as it came to rest
+        (intersection over union; 0 when the top card's box was not kept)."""
         top = self.state.pile[-1]
         ref = top.boxes.get(top.top)
         if ref is None:
-            return False
+            return 0.0
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
-        return box_overlap(box, ref) >= self.cfg.copy_over_top
+        return box_overlap(box, ref)
 
     def took_the_top_s_place(self, tr: Track, card: float) -> bool:
         """Did ``tr`` take the top card's place: showing as the top card went unseen
@@ -195,13 +200,11 @@ class LandingRules:
         or more)? A card put down hides the top one as a hand brings it, and lies
         otherwise; fingers resting on the top card make it read as another face from
         one look to the next, where it lies."""
-        top = self.state.pile[-1]
-        ref = top.boxes.get(top.top)
         last = self.state.top_seen_t
-        if ref is None or not tr.first_t - self.cfg.swap_gap_s <= last <= tr.first_t:
-            return False
-        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
-        return box_overlap(box, ref) >= self.cfg.same_box_overlap
+        return (
+            tr.first_t - self.cfg.swap_gap_s <= last <= tr.first_t
+            and self._overlap_with_the_top(tr, card) >= self.cfg.same_box_overlap
+        )
 
     def _showed_as_the_top_came_back(self, tr: Track) -> bool:
         """Was the top card hidden ``hidden_gap_s`` or longer by a hand that went to the

@@ -173,7 +173,7 @@ class LyingCardRules:
             return False
         if self.state.pile:
             top = self.state.pile[-1]
-            if self._came_with_a_play(tr, card) is not None:
+            if self._came_with_a_play(tr, card):
                 # It came with a play and lies where a card of it lies, read as that
                 # card before: that card, misread or tracked twice, its twin, never a
                 # play of its own, judged now or when lost (``dim-warm`` seed 647, plays
@@ -257,10 +257,10 @@ class LyingCardRules:
             and tr.name_share() >= self.cfg.quiet_play_vote
         )
 
-    def _came_with_a_play(self, tr: Track, card: float) -> PileEntry | None:
-        """The play on the pile ``tr`` came with (first seen before it, after the play
-        before it; before the top play, if it is the top one), lying where a card of it
-        lies since, read as that card before (:meth:`CardTracker.was_card`); if any.
+    def _came_with_a_play(self, tr: Track, card: float) -> bool:
+        """Did ``tr`` come with a play on the pile (first seen before it, after the play
+        before it; before the top play, if it is the top one), and lie where a card of it
+        lies since, read as that card before (:meth:`CardTracker.was_card`)?
 
         Not only the top play: a card carried in fast may be tracked twice, and the
         track left behind is found on the card it lost once it lies (``messy-pile``
@@ -270,15 +270,15 @@ class LyingCardRules:
         for i in range(len(plays) - 1, -1, -1):
             play = plays[i]
             if tr.first_t > play.t:
-                return None  # it came after this play, and so after every older one
+                return False  # it came after this play, and so after every older one
             if 0 < i < len(plays) - 1 and tr.first_t <= plays[i - 1].t:
                 continue  # older than this play: not come with it
             if tr.travel_since(play.t) < self.cfg.arrived_travel * card and any(
                 self.state.tracker.was_card(tr, c, xy)
                 for c, xy in zip(play.cards, play.spots, strict=True)
             ):
-                return play
-        return None
+                return True
+        return False
 
     def uncovered_by_lift(self, lay: float) -> bool:
         """Did ``lay``, when a card first seen lying on the pile came to lie there as
