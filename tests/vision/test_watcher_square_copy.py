@@ -24,17 +24,20 @@ COVERING = 15
 PASSING = 5
 
 
-def square_on_top(pile: str, across: bool = False) -> list[dict[str, object]]:
+def square_on_top(
+    pile: str, across: bool = False, passing: int = PASSING
+) -> list[dict[str, object]]:
     """Ann plays a green 4; Bob's hand covers the pile for half a second, his arm
-    reaching for ``pile`` (the discard pile; or the draw pile, over the discard pile on
-    its way), and leaves a green 4 lying where Ann's lay (or ``across`` it)."""
+    reaching for ``pile`` (the discard pile; or the draw pile, seen over the discard
+    pile in its first ``passing`` frames), and leaves a green 4 lying where Ann's lay
+    (or ``across`` it)."""
     square = lying("green-4", CENTER[0] + 1, CENTER[1], across=across)
     table, first_covered = covered_after("green-5", [("green-4", "Ann", CENTER)], [square])
     arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
     if pile == DRAW:  # the same arm over the discard pile, then on to the draw pile
-        arms.seen[PASSING:] = [
+        arms.seen[passing:] = [
             ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True, to_discard=s.to_discard)
-            for s in arms.seen[PASSING:]
+            for s in arms.seen[passing:]
         ]
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = arms
@@ -61,6 +64,15 @@ def test_a_hand_passing_over_the_pile_to_draw_puts_nothing_there_however_it_now_
     assert [e["type"] for e in out] == ["flip", "play"]
     # The same picture with the arm at the discard pile alone: a copy put down.
     assert [e["type"] for e in square_on_top("discard", across=True)] == ["flip", "play", "play"]
+
+
+def test_a_hand_seen_mostly_at_the_pile_then_nearer_the_draw_pile_put_its_card_down() -> None:
+    # Its far end passing between the piles as it went back, seen twice a little nearer
+    # the draw pile's middle, after thirteen looks at the discard pile: it put a card
+    # down, not drew (``covering-messy-dim-23fps`` held-out 692, opened: Bob's yellow 2
+    # half on Cy's, from the left, never played).
+    out = square_on_top(DRAW, across=True, passing=COVERING - 2)
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
 
 
 def ann_twice(back_after_s: float) -> list[dict[str, object]]:

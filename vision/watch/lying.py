@@ -146,6 +146,15 @@ class LyingCardRules:
                 tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
                 return False
         came_in = self.state.came_in(tr, card)
+        half_on = None if came_in else self.landing.top_misread_under_a_copy(tr, card)
+        if half_on is not None:
+            # The top card misread under a copy of its face put half on it: the copy's
+            # sightings a track of their own, if the top card's track took them.
+            other, since = half_on
+            if other.settled:
+                self.state.tracker.split(other, since)
+            tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+            return False
         if not came_in and self.reads_as_pile_card_now(tr, card):
             return False
         arrived = self.arrived(tr, card)
