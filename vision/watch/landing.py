@@ -243,7 +243,7 @@ class LandingRules:
                 continue
             if not o.settled and o.first_t >= there:
                 return o, o.first_t
-            if o in own:
+            if o in own and any(s.t <= there for s in o.sightings):
                 left = min((s.t for s in o.sightings if s.t > there), default=math.inf)
                 if abs(left - tr.first_t) <= self.cfg.swap_gap_s:
                     return o, left

@@ -146,6 +146,11 @@ class LyingCardRules:
                 tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
                 return False
         came_in = self.state.came_in(tr, card)
+        if not came_in and self.state.was_set_aside(
+            tr, self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        ):
+            tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
+            return False
         half_on = None if came_in else self.landing.top_misread_under_a_copy(tr, card)
         if half_on is not None:
             # The top card misread under a copy of its face put half on it: the copy's

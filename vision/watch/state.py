@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from vision.arm_probe import ArmProbe
+from vision.boxes import box_overlap
 from vision.calibration import TableLayout
 from vision.faces import BACK
 from vision.pile_probe import PileColorProbe
@@ -91,6 +92,10 @@ class WatcherState:
         self.arms: ArmProbe | None = None
         #: The plays on the discard pile, bottom first.
         self.pile: list[PileEntry] = []
+        #: The cards lying on the discard pile when it was last emptied (a new round,
+        #: or a starter the rules send back into the deck that the dealer left lying
+        #: there): each face and its box. Seen again where it lay, none is a play.
+        self.set_aside: list[tuple[str, tuple[float, float, float, float]]] = []
         #: The seat whose arm (or card's way in) turned up the round's first card, if
         #: known: the dealer, whose arm alone may come from the draw pile before then.
         self.dealer: int | None = None
@@ -190,6 +195,15 @@ class WatcherState:
             for c, (sx, sy) in zip(entry.cards, entry.spots, strict=True):
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, (sx, sy), entry
+
+    def was_set_aside(self, tr: Track, box: tuple[float, float, float, float]) -> bool:
+        """Does ``tr``, lying with box ``box``, read as a card set aside as the pile was
+        emptied (:attr:`set_aside`), lying where it lay and as it lay (the boxes
+        overlapping by ``same_box_overlap`` or more)?"""
+        return any(
+            name == tr.name and box_overlap(box, was) >= self.cfg.same_box_overlap
+            for name, was in self.set_aside
+        )
 
     def own_tracks(self, play: PileEntry) -> list[Track]:
         """The tracks of ``play``'s top card read as its face: its own track, and those
