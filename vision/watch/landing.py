@@ -238,12 +238,12 @@ class LandingRules:
         )
         if tr.first_t < there:
             return None  # the top card seen where it lies since this showed
-        for o in self.state.tracker.tracks:
+        for o in self.state.tracks:
             if o is tr or o.name != top.top or box_overlap(o.box, ref) >= same:
                 continue
             if not o.settled and o.first_t >= there:
                 return o, o.first_t
-            if o in own and any(s.t <= there for s in o.sightings):
+            if o.id in top.ids and any(s.t <= there for s in o.sightings):
                 left = min((s.t for s in o.sightings if s.t > there), default=math.inf)
                 if abs(left - tr.first_t) <= self.cfg.swap_gap_s:
                     return o, left
