@@ -232,6 +232,7 @@ class Watcher:
             for tr in st.tracks
             if tr.name != BACK and self.layout.discard.contains(*tr.xy)
         ]
+        st.ungrow_pile_zone()
         st.below_since = None
 
     def seat_players(self, players: list[str], layout: TableLayout | None = None) -> None:

@@ -147,6 +147,12 @@ class WatcherConfig:
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone
     # is on the pile (an untidy pile outgrows the zone; at most off_pile_margin, beyond
     # which a card of the top play counts as carried off)
+    far_rest_margin: float = 0.5  # ... and one carried in from a seat (came_in) resting
+    # this far beyond it: a card put down short of the pile; the zone grows with the
+    # cards played beyond it, no farther than this (WatcherState.grow_pile_zone)
+    swap_way_looks: int = 3  # a card carried in, resting as the face of the pile card
+    # where it lies, read there this often as others before it read as that face: the
+    # pile card, its box taken over by the track of a card carried over it (a swap)
     pile_reach: float = 0.9  # a face this near a pile card of that face is that card
     pile_depth: int = 60  # how many plays down the pile is looked into
     recent_plays: int = 5  # the faces of the last plays are no fan card anywhere on the heap

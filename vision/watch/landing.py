@@ -31,13 +31,25 @@ class LandingRules:
         Carried there: seen travelling, or first seen as an arm was at the pile (a
         covering hand hides the card until it lies there: ``covering-untidy-25fps``
         seed 606, trained recogniser, Cy's green 4 put beside Bob's, 0.1 card lengths
-        beyond the zone, was never judged).
+        beyond the zone, was never judged). Or, farther (``far_rest_margin`` beyond the
+        zone as calibrated), carried from a seat (:meth:`WatcherState.came_in`, and
+        ``arrived_travel``): put down short of the pile (held-out 693, opened, seven
+        styles: Ann's yellow 3, 0.4 card lengths below the zone, never played). The
+        zone grows with such cards (:meth:`WatcherState.grow_pile_zone`).
         """
         zone = self.state.layout.discard
         if zone.contains(*tr.xy):
             return True
         if not zone.contains(*tr.xy, margin=self.cfg.rest_margin * card):
-            return False
+            # Farther: put down short of the pile by a hand that carried it from a seat
+            # (not a card first seen out there, lying still: the draw pile's top card
+            # misread, say).
+            far = self.cfg.far_rest_margin * card
+            return (
+                self.state.calibrated_discard.contains(*tr.xy, margin=far)
+                and self.state.came_in(tr, card)
+                and tr.max_travel >= self.cfg.arrived_travel * card
+            )
         if tr.max_travel >= self.cfg.arrived_travel * card:
             return True
         arms = self.state.arms

