@@ -144,6 +144,8 @@ class WatcherConfig:
     # card's too; never the one just under the top, which a take-back uncovers)
     copy_over_top: float = 0.5  # ... and, deeper than the card just under the top, its
     # box overlapping the top card's this much (intersection over union): put over it
+    copy_across_top: float = 0.7  # ... or holding this share of the top card's box: put
+    # across it (turned, its upright box is much bigger than the top card's)
     rest_margin: float = 0.2  # a card carried in and resting this far beyond the discard zone
     # is on the pile (an untidy pile outgrows the zone; at most off_pile_margin, beyond
     # which a card of the top play counts as carried off)

@@ -5,6 +5,7 @@ made-up table as ``test_watcher.py``; the arms are scripted."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from tests.vision.test_watcher import (
@@ -15,6 +16,7 @@ from tests.vision.test_watcher import (
     SEAT_EDGE,
     Det,
     Table,
+    det,
     frame_detections,
     started,
 )
@@ -323,3 +325,28 @@ def test_a_card_put_on_a_pile_cards_track_gets_the_arm_of_when_it_showed() -> No
         (track,) = tracker.update([Detection(face, 0.9, here, ())], i / FPS)
     assert track.name == "green-9" and track.first_t == 0.0
     assert w.seats.seat_of([track], LAYOUT.card_px) == bob
+
+
+def turned(name: str, x: float, y: float) -> Det:
+    """A card lying at ``(x, y)`` turned by 45 degrees: its upright box is 89 by 89 px."""
+    half = (50 + 76) * math.sqrt(0.5) / 2
+    return (name, 0.9, (x - half, y - half, x + half, y + half))
+
+
+def test_a_copy_of_a_deeper_card_put_across_the_top_is_a_play() -> None:
+    # As above, both green 4s lying turned where the first lay (a neat pile): Dee's
+    # hides the top card, Cy's green 2, upright beneath it, its upright box holding all
+    # of the green 2's though overlapping it by less than half (intersection over
+    # union; ``dusk-drop-cool`` and eight more styles held-out 696, opened: Bob's green
+    # 3 put across Ann's yellow 3 was taken for the green 3 of his fan five plays down).
+    table, first_covered = covered_after(
+        "green-5",
+        [*ANN_THEN_BOB, ("green-2", "Cy", (CENTER[0] - 6, CENTER[1] + 3))],
+        [turned("green-4", *CENTER)],
+    )
+    upright = det("green-4", *CENTER)
+    for frame in table.frames:
+        frame[:] = [turned("green-4", *CENTER) if d == upright else d for d in frame]
+    out = watch_covered(table, first_covered, PLAYERS.index("Dee"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"]

@@ -193,9 +193,22 @@ class LandingRules:
         return kept >= self.cfg.hidden_sides_kept
 
     def _over_the_top(self, tr: Track, card: float) -> bool:
-        """Does ``tr`` lie over the top card's place (its box, at rest, overlapping the
-        top card's by ``copy_over_top`` or more)?"""
-        return self._overlap_with_the_top(tr, card) >= self.cfg.copy_over_top
+        """Does ``tr`` lie over the top card's place: its box, at rest, overlapping the
+        top card's by ``copy_over_top`` or more, or holding ``copy_across_top`` of it or
+        more (a card put across the top one, turned: its upright box is much bigger
+        than the top card's; ``dusk-drop-cool`` and fourteen more styles held-out 696,
+        opened: Bob's green 3, put across Ann's yellow 3, its box 94 by 79 pixels once
+        his hand had gone, holding three quarters of the yellow 3's, 56 by 82, was
+        taken for the green 3 of his fan twelve seconds before, five plays down, seen
+        again)?"""
+        if self._overlap_with_the_top(tr, card) >= self.cfg.copy_over_top:
+            return True
+        top = self.state.pile[-1]
+        ref = top.boxes.get(top.top)
+        if ref is None:
+            return False
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        return box_within(ref, box) >= self.cfg.copy_across_top
 
     def _overlap_with_the_top(self, tr: Track, card: float) -> float:
         """How much ``tr``'s box at rest overlaps the top card's as it came to rest
