@@ -196,7 +196,7 @@ class LandingRules:
         """Does ``tr`` lie over the top card's place: its box, at rest, overlapping the
         top card's by ``copy_over_top`` or more, or holding ``copy_across_top`` of it or
         more (a card put across the top one, turned: its upright box is much bigger
-        than the top card's; ``dusk-drop-cool`` and fourteen more styles held-out 696,
+        than the top card's; ``dusk-drop-cool`` and thirteen more styles held-out 696,
         opened: Bob's green 3, put across Ann's yellow 3, its box 94 by 79 pixels once
         his hand had gone, holding three quarters of the yellow 3's, 56 by 82, was
         taken for the green 3 of his fan twelve seconds before, five plays down, seen
