@@ -36,8 +36,11 @@ def test_a_card_carried_in_resting_just_beyond_the_zone_is_a_play() -> None:
 def test_a_card_resting_farther_off_or_never_carried_is_no_play() -> None:
     assert WatcherConfig().rest_margin <= WatcherConfig().off_pile_margin
     far = started("red-5")
-    # Farther than rest_margin beyond the zone: not on the pile.
-    far.bring(["red-7"], SEAT_EDGE["Ann"], (ZONE.x2 + 0.4 * CARD, MIDDLE_Y))
+    # Farther than far_rest_margin beyond the zone (put down short of the pile, a card
+    # carried from a seat may rest up to that far out: test_watcher_short_of_pile.py):
+    # not on the pile.
+    assert WatcherConfig().far_rest_margin < 0.7
+    far.bring(["red-7"], SEAT_EDGE["Ann"], (ZONE.x2 + 0.7 * CARD, MIDDLE_Y))
     far.still(30)
     assert kinds(feed(far)) == [{"type": "flip", "card": "red-5"}]
     # Just beyond the zone but never seen moving (a pile card found again): no play.
