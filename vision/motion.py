@@ -76,7 +76,7 @@ class Motion:
         last = tr.sightings[-1]
         lim = self.cfg.still * card
         began = last.t
-        for s, (read, _conf) in zip(reversed(tr.sightings), reversed(tr.votes), strict=False):
+        for s, read in reversed(tr.reads()):
             if read != name or math.hypot(s.x - last.x, s.y - last.y) > lim:
                 break
             began = s.t

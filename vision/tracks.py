@@ -144,6 +144,27 @@ class Track:
         top = self.name
         return sum(c * c for n, c in self.votes if n == top) / total
 
+    def misread_here(self) -> None:
+        """Judge it a box where no card was put (a pile card misread, or the heap), where
+        it lies now."""
+        self.state, self.misread_xy = TrackState.MISREAD, self.xy
+
+    def reads(self) -> list[tuple[Sighting, str]]:
+        """Its latest sightings, oldest first, each with the face it was read as (as
+        many as both are kept for: a sighting and its vote are noted together).
+
+        >>> tr = Track(id=1, first_t=0.0, first_xy=(0.0, 0.0), first_in_discard=True,
+        ...            first_in_draw=False, votes=deque(maxlen=2))
+        >>> for i, face in enumerate(["red-1", "red-7", "red-7"]):
+        ...     tr.note(Detection(face, 0.9, (i, 0.0, i + 1.0, 1.0), ()), float(i))
+        >>> [(s.t, face) for s, face in tr.reads()]
+        [(1.0, 'red-7'), (2.0, 'red-7')]
+        """
+        n = min(len(self.sightings), len(self.votes))
+        sightings = list(self.sightings)[len(self.sightings) - n :]
+        faces = [face for face, _conf in list(self.votes)[len(self.votes) - n :]]
+        return list(zip(sightings, faces, strict=True))
+
     def showed_t(self) -> float:
         """When it showed as the card it lies as: when seen again after it last went
         unseen ``hidden_gap_s`` (:attr:`back_t`: a hand over it, it may lie otherwise

@@ -12,6 +12,7 @@ import math
 
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.boxes import apparent_scale, box_overlap, box_within
+from vision.calibration import Box
 from vision.tracks import Track
 from vision.watch.state import DrawnAs, PileEntry, WatcherState
 
@@ -201,24 +202,29 @@ class LandingRules:
         his hand had gone, holding three quarters of the yellow 3's, 56 by 82, was
         taken for the green 3 of his fan twelve seconds before, five plays down, seen
         again)?"""
-        if self._overlap_with_the_top(tr, card) >= self.cfg.copy_over_top:
-            return True
+        boxes = self._boxes_with_the_top(tr, card)
+        if boxes is None:
+            return False
+        box, ref = boxes
+        return (
+            box_overlap(box, ref) >= self.cfg.copy_over_top
+            or box_within(ref, box) >= self.cfg.copy_across_top
+        )
+
+    def _boxes_with_the_top(self, tr: Track, card: float) -> tuple[Box, Box] | None:
+        """``tr``'s box at rest and the top card's as it came to rest (None when the top
+        card's box was not kept)."""
         top = self.state.pile[-1]
         ref = top.boxes.get(top.top)
         if ref is None:
-            return False
-        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
-        return box_within(ref, box) >= self.cfg.copy_across_top
+            return None
+        return self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s), ref
 
     def _overlap_with_the_top(self, tr: Track, card: float) -> float:
         """How much ``tr``'s box at rest overlaps the top card's as it came to rest
         (intersection over union; 0 when the top card's box was not kept)."""
-        top = self.state.pile[-1]
-        ref = top.boxes.get(top.top)
-        if ref is None:
-            return 0.0
-        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
-        return box_overlap(box, ref)
+        boxes = self._boxes_with_the_top(tr, card)
+        return 0.0 if boxes is None else box_overlap(*boxes)
 
     def took_the_top_s_place(self, tr: Track, card: float) -> bool:
         """Did ``tr`` take the top card's place: showing as the top card went unseen
@@ -252,10 +258,11 @@ class LandingRules:
         if not pile or tr.name == pile[-1].top:
             return None
         top = pile[-1]
-        ref = top.boxes.get(top.top)
+        boxes = self._boxes_with_the_top(tr, card)
         same = self.cfg.same_box_overlap
-        if ref is None or self._overlap_with_the_top(tr, card) < same:
+        if boxes is None or box_overlap(*boxes) < same:
             return None
+        ref = boxes[1]
         own = self.state.own_tracks(top)
         there = max(
             (s.t for o in own for s in o.sightings if box_overlap(s.box, ref) >= same),

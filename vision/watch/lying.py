@@ -143,11 +143,11 @@ class LyingCardRules:
             # once it read as the red 5 again, for Bob's copy put square on it).
             tr.waited_since = tr.waited_as = None
             if self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach) is not None:
-                tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+                tr.misread_here()
                 return False
         came_in = self.state.came_in(tr, card)
         if came_in and self.took_a_pile_card_s_box(tr, card):
-            tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+            tr.misread_here()
             return False
         if (
             came_in
@@ -167,7 +167,7 @@ class LyingCardRules:
             other, since = half_on
             if other.settled:
                 self.state.tracker.split(other, since)
-            tr.state, tr.misread_xy = TrackState.MISREAD, tr.xy
+            tr.misread_here()
             return False
         if not came_in and self.reads_as_pile_card_now(tr, card):
             return False
@@ -373,9 +373,7 @@ class LyingCardRules:
             return False
         name, (x, y) = tr.name, tr.xy
         reach = self.cfg.same_spot * card
-        reads = list(
-            zip(list(tr.sightings)[-len(tr.votes) :], [r for r, _ in tr.votes], strict=True)
-        )
+        reads = tr.reads()
         first = next((i for i, (_s, read) in enumerate(reads) if read == name), None)
         if first is None or any(
             math.hypot(s.x - x, s.y - y) > reach for s, read in reads[first:] if read == name

@@ -265,8 +265,7 @@ class PlayRules:
         if self._no_new_ink(group, t, card):
             for tr in group:
                 tr.pending_since = None
-                tr.state = TrackState.MISREAD  # a card seen where nothing was put: a misreading
-                tr.misread_xy = tr.xy
+                tr.misread_here()  # a card seen where nothing was put: a misreading
             for tr in offered:
                 if tr not in group and tr.state is TrackState.MISREAD:
                     # Left out for another value than a play that was none: a card of
