@@ -143,6 +143,9 @@ def deck_counts() -> Counter[Card]:
 DECK_COUNTS: Final[dict[Card, int]] = dict(deck_counts())
 DECK_SIZE: Final = sum(DECK_COUNTS.values())
 
+#: Copies of each card in a deck, by name.
+COPIES: Final[dict[str, int]] = {card.name: copies for card, copies in DECK_COUNTS.items()}
+
 
 def full_deck() -> list[Card]:
     """The 108 cards of a deck, unshuffled."""

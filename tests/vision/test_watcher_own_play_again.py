@@ -22,11 +22,12 @@ ANN_AT = (CENTER[0] + 2, CENTER[1] - 12)
 MISREAD_AT = (CENTER[0] - 4, CENTER[1] + 8)
 
 
-def red_two_boxed_again(own_arm: bool) -> list[dict[str, object]]:
-    """The plays after the flip; the second red 2 shows under Ann's own arm
-    (``own_arm``) or under Dee's, come to the pile as Ann's went."""
+def red_two_boxed_again(own_arm: bool, bobs: str = "red-2") -> list[dict[str, object]]:
+    """The plays after the flip (Bob's card low on the pile ``bobs``); the second red 2
+    shows under Ann's own arm (``own_arm``) or under Dee's, come to the pile as Ann's
+    went."""
     table = started("red-5")
-    for card, player, spot in (("red-2", "Bob", BOB_AT), ("red-skip", "Cy", CY_AT)):
+    for card, player, spot in ((bobs, "Bob", BOB_AT), ("red-skip", "Cy", CY_AT)):
         table.bring([card], SEAT_EDGE[player], spot)
         table.still(20)
     arm_from = len(table.frames)
@@ -49,16 +50,23 @@ def test_the_face_a_hand_just_put_down_boxed_again_is_no_second_play() -> None:
         {"type": "play", "card": "red-skip", "player": "Cy"},
         {"type": "play", "card": "red-2", "player": "Ann"},
     ]
+    # Bob's card a red 7: one red 2 on the pile, the rule alone tells.
+    assert len(red_two_boxed_again(own_arm=True, bobs="red-7")) == 3
 
 
 def test_without_the_rule_it_is_played_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ArmPutRules, "_own_play_seen_again", lambda *_: False)
-    plays = red_two_boxed_again(own_arm=True)
+    # Bob's red 7 low on the pile, not a red 2: the deck's count does not tell.
+    plays = red_two_boxed_again(own_arm=True, bobs="red-7")
     assert plays[-1] == {"type": "play", "card": "red-2", "player": "Ann"} and len(plays) == 4
+    # With Bob's red 2 there, both red 2s of a deck lie on the pile: a third is one of
+    # them seen again, the rule or not (LandingRules.covered_copy asks the count first).
+    assert len(red_two_boxed_again(own_arm=True)) == 3
 
 
 def test_under_another_seat_s_arm_it_is_a_copy_put_down() -> None:
-    assert red_two_boxed_again(own_arm=False)[-1] == {
+    # Bob's red 7 low on the pile: Ann's is the only red 2 there, Dee's the second.
+    assert red_two_boxed_again(own_arm=False, bobs="red-7")[-1] == {
         "type": "play",
         "card": "red-2",
         "player": "Dee",

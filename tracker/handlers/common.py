@@ -19,18 +19,15 @@ tracker.handlers.common.Bad: no round in progress: start one with a 'round' even
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
-from tracker.cards import DECK_COUNTS, Card
+from tracker.cards import COPIES, Card
 from tracker.messages import Alert
 from tracker.rules import RuleSet
 from tracker.state import FLIP, OVER, PLAY, GameState
 
 #: What a handler says: the event was legal, its alerts, and whether the state changed.
 Outcome = tuple[bool, list[Alert], bool]
-
-#: Copies of each card in a deck, by name.
-COPIES: Final = {card.name: copies for card, copies in DECK_COUNTS.items()}
 
 
 class Bad(Exception):

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracker.cards import Card
+from tracker.cards import COPIES, Card
 from tracker.events import Color, Play
-from tracker.handlers.common import COPIES, Bad, Context, Outcome, describe_values
+from tracker.handlers.common import Bad, Context, Outcome, describe_values
 from tracker.legal import answers_penalty, draw4_open_to_challenge, may_answer_penalty
 from tracker.messages import Alert
 from tracker.state import OVER, PLAY, GameState

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from tracker.cards import COPIES
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
 from vision.boxes import apparent_scale, box_overlap, box_within
 from vision.calibration import Box
@@ -119,6 +120,12 @@ class LandingRules:
         # trained recogniser, covering-hand seed 601). The top card's face, or one
         # lying deeper (no take-back uncovers it while the cards on it stay: a copy
         # put on the pile, covering-hand seed 601 at 11.1 s).
+        if self.state.copies_on_pile(tr.name) >= COPIES[tr.name]:
+            # Every copy a deck holds lies on the pile: that card seen again
+            # (``shaky-covering-messy-26fps`` held-out 696, opened: Ann's yellow 3 seen
+            # again as her blue 3 landed by it, its box pushed a few pixels, the fan of
+            # Bob's with the other yellow 3 six plays down).
+            return False
         pile = self.state.pile
         depth = len(pile) - next(i for i, e in enumerate(pile) if e is again)
         other_hand = self._other_hand(tr)
@@ -131,13 +138,24 @@ class LandingRules:
             # seed 604: Dee's green 5 put square on Cy's green 8, where Bob's green 5 lay
             # under it, was taken for a take-back).
             return True
-        if depth > 2 and other_hand and self._hid_the_top(tr) and self._over_the_top(tr, card):
+        if (
+            depth > 2
+            and other_hand
+            and (
+                (self._hid_the_top(tr) and self._over_the_top(tr, card))
+                or self._off_its_spots(tr, again, card)
+            )
+        ):
             # A face deeper still, lying over the top card's place as the top went
             # unseen: no one take-back uncovers it, and on a neat pile its copy lies where
             # the first lay (covering-hand seed 647: Dee's red 3 put square on Eve's red
             # reverse, over a red 5 and the red 3 before). Beside the top, it is a pile
             # card seen again as a hand passes (covering-untidy-25fps seed 713, trained
-            # recogniser: a yellow 4 seven deep, as Ann's fan of sixes came).
+            # recogniser: a yellow 4 seven deep, as Ann's fan of sixes came). Or put
+            # down half on the top card, away from where every card of its face on the
+            # pile lay (``fast-messy-24fps`` and four more messy or fast styles, held-out
+            # 696, opened: Bob's green 3, 0.6 card lengths from the green 3 of his fan,
+            # overlapping Ann's yellow 3 by a quarter).
             return True
         if depth == 1 and other_hand and self._showed_as_the_top_came_back(tr):
             # The top card's face, hiding the top card as it showed, put down by another
@@ -209,6 +227,18 @@ class LandingRules:
         return (
             box_overlap(box, ref) >= self.cfg.copy_over_top
             or box_within(ref, box) >= self.cfg.copy_across_top
+        )
+
+    def _off_its_spots(self, tr: Track, again: PileEntry, card: float) -> bool:
+        """Does ``tr`` lie farther than ``same_spot`` card lengths from every spot where
+        a card of its face in ``again`` came to rest? A pile card seen again lies where
+        it lay (its box may not have been kept: a card of a fan covered soon after)."""
+        x, y = tr.xy
+        reach = self.cfg.same_spot * card
+        return all(
+            math.hypot(x - sx, y - sy) > reach
+            for name, (sx, sy) in zip(again.cards, again.spots, strict=True)
+            if name == tr.name
         )
 
     def _boxes_with_the_top(self, tr: Track, card: float) -> tuple[Box, Box] | None:

@@ -214,6 +214,11 @@ class WatcherState:
             or tr.max_travel >= self.cfg.arrived_travel * card
         )
 
+    def copies_on_pile(self, name: str) -> int:
+        """How many cards with face ``name`` the plays on the pile hold (those the
+        tracker refused aside)."""
+        return sum(e.cards.count(name) for e in self.pile if not e.refused)
+
     def near_pile_card(
         self, tr: Track, card: float, reach: float | None = None
     ) -> PileEntry | None:
