@@ -215,9 +215,11 @@ class WatcherState:
         )
 
     def copies_on_pile(self, name: str) -> int:
-        """How many cards with face ``name`` the plays on the pile hold (those the
-        tracker refused aside)."""
-        return sum(e.cards.count(name) for e in self.pile if not e.refused)
+        """How many cards with face ``name`` the last ``pile_depth`` plays on the pile
+        hold (those the tracker refused aside). The watcher does not see a reshuffle
+        (the pile's cards turned into a new draw pile in a long round): it counts the
+        plays the pile is looked into for, as :meth:`near_pile_card` does."""
+        return sum(e.cards.count(name) for e in self.pile[-self.cfg.pile_depth :] if not e.refused)
 
     def near_pile_card(
         self, tr: Track, card: float, reach: float | None = None
