@@ -120,7 +120,8 @@ class LandingRules:
         # trained recogniser, covering-hand seed 601). The top card's face, or one
         # lying deeper (no take-back uncovers it while the cards on it stay: a copy
         # put on the pile, covering-hand seed 601 at 11.1 s).
-        if self.state.copies_on_pile(tr.name) >= COPIES[tr.name]:
+        copies = COPIES.get(tr.name)  # (None: a face no deck of the standard kind holds)
+        if copies is not None and self.state.copies_on_pile(tr.name) >= copies:
             # Every copy a deck holds lies on the pile: that card seen again
             # (``shaky-covering-messy-26fps`` held-out 696, opened: Ann's yellow 3 seen
             # again as her blue 3 landed by it, its box pushed a few pixels, the fan of
