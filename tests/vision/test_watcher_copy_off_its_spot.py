@@ -83,35 +83,31 @@ def test_a_deep_card_seen_again_where_it_lay_or_with_no_arm_there_is_no_copy() -
     assert out[-1] == "play green-2 Cy"
 
 
+def green_4_under_ann_s_hand(bobs: str) -> list[str]:
+    """Ann's green 4, Bob's ``bobs`` on it, Cy's green 7, Dee's green 2; Ann's hand
+    covers the pile and leaves a green 4 lying otherwise than hers, half on the green
+    2. The events, as :func:`watch` gives them."""
+    table, first_covered = covered_after(
+        "green-5",
+        [
+            ("green-4", "Ann", CENTER),
+            (bobs, "Bob", (CENTER[0] + 3, CENTER[1] - 2)),
+            ("green-7", "Cy", (CENTER[0] + 10, CENTER[1] + 6)),
+            ("green-2", "Dee", TOP),
+        ],
+        [lying("green-2", *TOP), lying("green-4", CENTER[0], CENTER[1] - OFF)],
+    )
+    return watch(table, first_covered, PLAYERS.index("Ann"), keep_boxes=True)
+
+
 def test_a_face_whose_every_copy_lies_on_the_pile_seen_again_is_no_copy() -> None:
     # Both green 4s of a deck on the pile (Ann's and, on hers, Bob's jump-in): a green 4
     # lying otherwise than either, another seat's hand there, is one of them seen again
     # (``shaky-covering-messy-26fps`` held-out 696, opened: Ann's yellow 3, pushed by
     # her blue 3 as it landed, taken for a third yellow 3 her hand put down).
-    table, first_covered = covered_after(
-        "green-5",
-        [
-            ("green-4", "Ann", CENTER),
-            ("green-4", "Bob", (CENTER[0] + 3, CENTER[1] - 2)),
-            ("green-7", "Cy", (CENTER[0] + 10, CENTER[1] + 6)),
-            ("green-2", "Dee", TOP),
-        ],
-        [lying("green-2", *TOP), lying("green-4", CENTER[0], CENTER[1] - OFF)],
-    )
-    out = watch(table, first_covered, PLAYERS.index("Ann"), keep_boxes=True)
+    out = green_4_under_ann_s_hand("green-4")
     assert out[-1] == "play green-2 Dee"
     assert out.count("play green-4 Ann") == 1
-    # One green 4 on the pile: the same frames (Bob's jump-in a green 8 instead) put a
+    # One green 4 on the pile (Bob's jump-in a green 8 instead): the same frames put a
     # copy down.
-    table, first_covered = covered_after(
-        "green-5",
-        [
-            ("green-4", "Ann", CENTER),
-            ("green-8", "Bob", (CENTER[0] + 3, CENTER[1] - 2)),
-            ("green-7", "Cy", (CENTER[0] + 10, CENTER[1] + 6)),
-            ("green-2", "Dee", TOP),
-        ],
-        [lying("green-2", *TOP), lying("green-4", CENTER[0], CENTER[1] - OFF)],
-    )
-    out = watch(table, first_covered, PLAYERS.index("Ann"), keep_boxes=True)
-    assert out[-1] == "play green-4 Ann"
+    assert green_4_under_ann_s_hand("green-8")[-1] == "play green-4 Ann"
