@@ -124,13 +124,13 @@ class TablePipeline:
         self.watcher = watcher
         self.pile_colors: PileColors | None = None
         if read_fan_colors:
-            self.pile_colors = PileColors(watcher.layout)
+            self.pile_colors = PileColors(watcher.calibrated_layout)
             watcher.pile_colors = self.pile_colors
         #: Look for arms every this many frames (0: never), the watcher's ``arm_every``.
         self.arm_every = watcher.cfg.arm_every if watch_arms else 0
         self.arms: ArmWatch | None = None
         if self.arm_every > 0:
-            self.arms = ArmWatch(watcher.layout)
+            self.arms = ArmWatch(watcher.calibrated_layout)
             watcher.arms = self.arms
         self.skip_static = skip_static
         self.zoom_pile = zoom_pile
@@ -213,8 +213,10 @@ class TablePipeline:
         """The pile's colours see the frame (a frame they cannot read is skipped)."""
         if self.pile_colors is None:
             return
-        if self.pile_colors.layout != self.watcher.layout:  # the table was set anew
-            self.pile_colors = PileColors(self.watcher.layout)
+        # The table set anew; not the pile outgrowing its zone, whose picture
+        # (ZONE_MARGIN beyond the zone as calibrated) takes in the grown zone.
+        if self.pile_colors.layout != self.watcher.calibrated_layout:
+            self.pile_colors = PileColors(self.watcher.calibrated_layout)
             self.watcher.pile_colors = self.pile_colors
         try:
             self.pile_colors.update(image, t)
@@ -225,8 +227,8 @@ class TablePipeline:
         """The arm watch sees every ``arm_every``-th frame; returns its milliseconds."""
         if self.arms is None or (self.frames - 1) % self.arm_every:
             return 0.0
-        if self.arms.layout != self.watcher.layout:  # the table was set anew
-            self.arms = ArmWatch(self.watcher.layout, self.arms.cfg)
+        if self.arms.layout != self.watcher.calibrated_layout:  # the table set anew
+            self.arms = ArmWatch(self.watcher.calibrated_layout, self.arms.cfg)
             self.watcher.arms = self.arms
         t0 = time.perf_counter()
         # The light the pile's colours measured (a card's white): in dim light an arm

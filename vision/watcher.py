@@ -185,6 +185,12 @@ class Watcher:
         return self.state.layout
 
     @property
+    def calibrated_layout(self) -> TableLayout:
+        """The layout as calibrated or last set, before the pile outgrew its zone
+        (:meth:`vision.watch.state.WatcherState.calibrated_layout`)."""
+        return self.state.calibrated_layout
+
+    @property
     def players(self) -> list[str]:
         return self.state.players
 

@@ -169,6 +169,25 @@ def test_a_new_table_gets_a_new_arm_watch() -> None:
     assert pipe.arms is not None and pipe.arms.layout == three and watcher.arms is pipe.arms
 
 
+def test_the_pile_outgrowing_its_zone_keeps_the_picture_helpers() -> None:
+    # A card played short of the pile grows the discard zone: the same table, so the
+    # pile's still pictures and the arms seen stay (``messy-pile`` held-out 698: the
+    # colours' history dropped as the zone grew, a fan's lower card never seen).
+    watcher = Watcher(LAYOUT, ["Ann", "Bob"])
+    pipe = TablePipeline(Scripted(), watcher)
+    for i, img in enumerate(frames(15)):
+        pipe.process(img, i / 30)
+    colors, arms = pipe.pile_colors, pipe.arms
+    assert colors is not None and arms is not None
+    zone = LAYOUT.discard
+    watcher.state.grow_pile_zone([(zone.center[0], zone.y2 + 10.0)], LAYOUT.card_px)
+    assert watcher.layout.discard != zone and watcher.calibrated_layout == LAYOUT
+    pipe.process(frames(1)[0], 0.6)
+    assert pipe.pile_colors is colors and pipe.arms is arms
+    # The pile lay still before the zone grew: a picture to tell new ink from.
+    assert colors.new_colors(zone.center, LAYOUT.card_px, since=0.0) == []
+
+
 def test_the_arms_see_in_the_light_the_pile_s_colours_measured() -> None:
     # A dark table in half the light (a card's white at 118) and a dark sleeve 8 grey
     # levels lighter reaching from the bottom edge to the discard pile.

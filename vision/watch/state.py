@@ -143,6 +143,15 @@ class WatcherState:
         self.tracker.layout = layout
         self.calibrated_discard = layout.discard
 
+    @property
+    def calibrated_layout(self) -> TableLayout:
+        """The layout as calibrated: the discard zone before the pile outgrew it
+        (:meth:`grow_pile_zone`). The picture helpers keep to it: a grown zone is the
+        same table, and their pictures of it still hold."""
+        if self.layout.discard == self.calibrated_discard:
+            return self.layout
+        return replace(self.layout, discard=self.calibrated_discard)
+
     def grow_pile_zone(self, spots: list[tuple[float, float]], card: float) -> None:
         """Cards played resting at ``spots`` lie on the pile: where a spot lies beyond the
         discard zone, the zone grows to take it in, and as far again as a box lying
