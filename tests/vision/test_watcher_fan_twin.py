@@ -2,8 +2,11 @@
 :mod:`vision.watch.fan_colors`): its ink is the top card's colour, so no strip of a new
 colour shows it, but a card's ink lies inside its own box, and ink of that colour
 outside the top card's box is the twin (seed 720 of six tuning styles, plays of
-three: Ann's red 5 and two green 5s, the second green 5 found by no box). Same
-made-up table and picture stand-in as ``test_watcher_fan_end.py``."""
+three: Ann's red 5 and two green 5s, the second green 5 found by no box). And the
+other way: a lower card boxed as the top card's face with no ink of that colour
+outside the top card's box, beside a strip of another colour, is that strip's card
+misread (``FanColorRules.twin_misread``). Same made-up table and picture stand-in as
+``test_watcher_fan_end.py``."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ from typing import Any
 from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
 from tests.vision.test_watcher_fan_end import PictureAt, at
 from vision.pile_colors import ColorPatch
+from vision.watch.fan_colors import FanColorRules
+from vision.watch.state import PileEntry
 from vision.watcher import Watcher
 
 #: Where the twin's strip and the red 5's show, left of the top card (whose box
@@ -86,3 +91,40 @@ def test_the_box_asked_about_is_the_top_card_s_as_it_lies() -> None:
     assert events[1:] == [{"type": "play", "card": "green-5", "player": "Bob"}]
     x, y = CENTER
     assert picture.boxes == [(x - 25, y - 38, x + 25, y + 38)]
+
+
+def fan_read_twice(twin_ink: float, starter: str = "blue-3") -> list[dict[str, object]]:
+    """Bob puts a red 5 and a green 5 down on ``starter``, both boxed as green 5s (the
+    red one mostly covered, read from the little that shows); the picture shows the
+    green 5's ink, the red 5's strip beyond, and ``twin_ink`` card faces of green just
+    outside the top card's box. The events after the flip."""
+    table = started(starter)
+    table.bring(["green-5", "green-5"], SEAT_EDGE["Bob"])
+    table.still(20)
+    ink: list[ColorPatch] = [at("green", 0.5, 11.0), at("red", 0.24, RED_DX)]
+    if twin_ink:
+        ink.append(at("green", twin_ink, TWIN_DX))
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=Picture(starter, ink))))[1:]
+
+
+def test_a_twin_with_no_ink_of_its_own_beside_another_colour_s_strip_is_that_card() -> None:
+    # ``steep-messy-speeds`` held-out 698: Cy's blue 4 under his yellow 4, boxed as a
+    # second yellow 4, its blue found by a strip: a play of three.
+    assert fan_read_twice(0.0) == play("red-5", "green-5")
+
+
+def test_a_twin_showing_its_colour_outside_the_top_card_stays() -> None:
+    assert fan_read_twice(0.1) == play("red-5", "green-5", "green-5")
+
+
+def test_on_the_top_card_s_colour_a_twin_shows_no_new_ink_and_stays() -> None:
+    # A green 5 under a green 5 on a green card: its ink falls on green, so no new
+    # green outside the top card's box tells of it; the red strip is a third card.
+    watcher = Watcher(LAYOUT, PLAYERS, pile_colors=Picture("green-3", [at("green", 0.5, 6.0)]))
+    rules = FanColorRules(watcher.state)
+    names, spots = ["green-5", "green-5"], [(CENTER[0] - 6, CENTER[1]), (CENTER[0] + 6, CENTER[1])]
+    strips = [("red-5", (CENTER[0] + RED_DX, CENTER[1]))]
+    box = (CENTER[0] - 19, CENTER[1] - 38, CENTER[0] + 31, CENTER[1] + 38)
+    for under, misread in (("blue-3", True), ("green-3", False)):
+        watcher.state.pile[:] = [PileEntry([under], [CENTER], 0.0)]
+        assert rules.twin_misread(names, spots, strips, box, 5.0, LAYOUT.card_px) is misread

