@@ -222,10 +222,11 @@ class WatcherConfig:
     arm_every: int = 1  # the pipeline looks for arms every this many frames (0: no arms)
     arm_draw_gone_s: float = 0.3  # an arm not seen at a pile this long went back: its visit ended
     arm_draw_looks: int = 4  # a visit is a draw when its far end was at the draw pile this often
-    arm_draw_seen_s: float = 0.13  # ... or, with a slower camera, in as many looks as it
-    arm_draw_min_looks: int = 3  # takes this long, and this many at least (3 at 22 frames/s
-    # and fewer: a fast player's arm at the draw pile at 20 frames/s is seen in 3)
-    arm_draw_dwell_s: float = 0.08  # ... over at least this long (not passing by) ...
+    arm_draw_seen_s: float = 0.08  # ... or, with a slower camera, in as many looks as it
+    arm_draw_min_looks: int = 2  # takes this long, and this many at least (2 at 25 frames/s
+    # and fewer: a rushed player's penalty draws at 25 frames/s are seen in 2; 0.13 s and
+    # 3 looks until the forty-fifth pass, tuning 615-616 and 803-804 lost five draws)
+    arm_draw_dwell_s: float = 0.04  # ... over at least this long (not passing by) ...
     arm_draw_run: int = 3  # ... the arm seen in this many looks in a row at least ...
     arm_draw_near: float = 0.8  # ... its far end this near the draw pile's centre once ...
     arm_draw_discard_share: float = 0.2  # ... and then at the discard pile in at most this share

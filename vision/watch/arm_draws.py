@@ -425,13 +425,13 @@ class ArmDrawRules:
         >>> rules = ArmDrawRules(WatcherConfig())
         >>> rules.looks_needed()  # no gap seen yet
         4
-        >>> for fps in (30, 25, 22, 13):
+        >>> for fps in (50, 30, 25, 13):
         ...     rules._look_s = 1 / fps
         ...     print(fps, rules.looks_needed())
-        30 4
-        25 4
-        22 3
-        13 3
+        50 4
+        30 3
+        25 2
+        13 2
         """
         cfg = self.cfg
         if not math.isfinite(self._look_s):
