@@ -195,7 +195,7 @@ class WatcherState:
     def ungrow_pile_zone(self) -> None:
         """The pile emptied (a new round): the discard zone as calibrated again."""
         if self.layout.discard != self.calibrated_discard:
-            self.tracker.layout = replace(self.layout, discard=self.calibrated_discard)
+            self.tracker.layout = self.calibrated_layout
 
     @property
     def tracks(self) -> list[Track]:
