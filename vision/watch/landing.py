@@ -213,21 +213,36 @@ class LandingRules:
         return kept >= self.cfg.hidden_sides_kept
 
     def _over_the_top(self, tr: Track, card: float) -> bool:
-        """Does ``tr`` lie over the top card's place: its box, at rest, overlapping the
-        top card's by ``copy_over_top`` or more, or holding ``copy_across_top`` of it or
-        more (a card put across the top one, turned: its upright box is much bigger
-        than the top card's; ``dusk-drop-cool`` and thirteen more styles held-out 696,
-        opened: Bob's green 3, put across Ann's yellow 3, its box 94 by 79 pixels once
-        his hand had gone, holding three quarters of the yellow 3's, 56 by 82, was
-        taken for the green 3 of his fan twelve seconds before, five plays down, seen
-        again)?"""
-        boxes = self._boxes_with_the_top(tr, card)
-        if boxes is None:
-            return False
-        box, ref = boxes
-        return (
+        """Does ``tr`` lie over the place of a card of the top play: its box, at rest,
+        overlapping that card's as it came to rest by ``copy_over_top`` or more, or
+        holding ``copy_across_top`` of it or more (a card put across the top one,
+        turned: its upright box is much bigger than the top card's; ``dusk-drop-cool``
+        and thirteen more styles held-out 696, opened: Bob's green 3, put across Ann's
+        yellow 3, its box 94 by 79 pixels once his hand had gone, holding three quarters
+        of the yellow 3's, 56 by 82, was taken for the green 3 of his fan twelve seconds
+        before, five plays down, seen again)?
+
+        Or lying where a card of the top play whose box was not kept came to rest,
+        within ``same_spot`` card lengths of it: a card deeper down is seen again only
+        when every card put over it has gone, and the top play lies on the pile still
+        (``warm-drop-untidy-28fps`` and three more styles, held-out 700, opened: Dee's
+        second wild, put on the blue 3 of Cy's fan of threes, half on its yellow 3,
+        where her first wild lay six plays down, was taken for that wild seen again;
+        the blue 3's track read as a blue 1 half the time, its box not kept).
+        """
+        top = self.state.pile[-1]
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        if any(
             box_overlap(box, ref) >= self.cfg.copy_over_top
             or box_within(ref, box) >= self.cfg.copy_across_top
+            for ref in top.boxes.values()
+        ):
+            return True
+        x, y = tr.xy
+        return any(
+            math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card
+            for name, (sx, sy) in zip(top.cards, top.spots, strict=True)
+            if name not in top.boxes
         )
 
     def _off_its_spots(self, tr: Track, again: PileEntry, card: float) -> bool:
