@@ -392,3 +392,42 @@ def test_a_copy_of_a_deeper_card_put_on_the_lower_card_of_a_fan_is_a_play() -> N
         out = _fan_then_copy(lower_box_kept=lower_box_kept)
         assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}, out
         assert [e["type"] for e in out] == ["flip", "play", "play", "play", "play"], out
+
+
+def _slid_off_the_top(arm: int | None) -> list[dict[str, object]]:
+    """Ann's green 4 on the pile; a green 4 shows on it, turned, hiding it from the
+    next look on, and slides 0.6 card lengths along the pile to lie 0.4 off it, the
+    arm of seat ``arm`` (if any) at the pile meanwhile."""
+    table = started("green-5")
+    table.bring(["green-4"], SEAT_EDGE["Ann"], CENTER)
+    table.still(20)
+    others = [d for d in table.visible_pile() if d[0] != "green-4"]
+    first = len(table.frames)
+    start, end, n = (CENTER[0] + 14, CENTER[1] - 6), (CENTER[0] - 29, CENTER[1]), 6
+    for i in range(n + 1):
+        u = 1 - (1 - i / n) ** 2
+        x, y = start[0] + (end[0] - start[0]) * u, start[1] + (end[1] - start[1]) * u
+        top = [det("green-4", *CENTER)] if i == 0 else []  # hidden from the next look
+        table.frames.append([*others, *top, lying("green-4", x, y, across=True)])
+    for _ in range(45):
+        table.frames.append([*others, lying("green-4", *end, across=True)])
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = ArmAtPile(arm, first / FPS, (first + n + 3) / FPS)
+    out: list[dict[str, object]] = []
+    for i, frame in enumerate(table.frames):
+        out += w.update(frame_detections(frame), i / FPS)
+    return out
+
+
+def test_a_copy_of_the_top_card_put_on_it_by_another_hand_and_slid_off_is_a_play() -> None:
+    # Dee's wild shows over Cy's, hides it for good and slides off it along the pile:
+    # no hand straightening a card hides it, and only another seat's hand than the
+    # top's player's put it down, so a copy, though it showed on the top card
+    # (``rushed-dusk-25fps`` held-out 700, opened: first seen 0.2 card lengths off
+    # Cy's wild, carried 0.55 to lie 0.4 off it).
+    out = _slid_off_the_top(PLAYERS.index("Dee"))
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Dee"}, out
+    assert [e["type"] for e in out] == ["flip", "play", "play"], out
+    # The top's own player's hand, or no arm seen: that card straightened.
+    for arm in (PLAYERS.index("Ann"), None):
+        assert [e["type"] for e in _slid_off_the_top(arm)] == ["flip", "play"]

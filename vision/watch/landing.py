@@ -222,13 +222,14 @@ class LandingRules:
         of the yellow 3's, 56 by 82, was taken for the green 3 of his fan twelve seconds
         before, five plays down, seen again)?
 
-        Or lying where a card of the top play whose box was not kept came to rest,
-        within ``same_spot`` card lengths of it: a card deeper down is seen again only
-        when every card put over it has gone, and the top play lies on the pile still
-        (``warm-drop-untidy-28fps`` and three more styles, held-out 700, opened: Dee's
-        second wild, put on the blue 3 of Cy's fan of threes, half on its yellow 3,
-        where her first wild lay six plays down, was taken for that wild seen again;
-        the blue 3's track read as a blue 1 half the time, its box not kept).
+        Or lying where a card of the top play came to rest, within ``same_spot`` card
+        lengths of it (its box may not have been kept): a card deeper down is seen
+        again only when every card put over it has gone, and the top play lies on the
+        pile still (``warm-drop-untidy-28fps`` and four more styles, held-out 700,
+        opened: Dee's second wild, put on the blue 3 of Cy's fan of threes, half on its
+        yellow 3, where her first wild lay six plays down, was taken for that wild seen
+        again; the blue 3's box kept in some styles, not in others, its track read as a
+        blue 1 half the time).
         """
         top = self.state.pile[-1]
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
@@ -240,9 +241,7 @@ class LandingRules:
             return True
         x, y = tr.xy
         return any(
-            math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card
-            for name, (sx, sy) in zip(top.cards, top.spots, strict=True)
-            if name not in top.boxes
+            math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card for sx, sy in top.spots
         )
 
     def _off_its_spots(self, tr: Track, again: PileEntry, card: float) -> bool:
@@ -381,6 +380,25 @@ class LandingRules:
         cfg = self.cfg
         return last is not None and (
             showed - cfg.copy_hides_top_s <= last <= showed + cfg.copy_covers_top_s
+        )
+
+    def hid_by_a_jump_in(self, tr: Track) -> bool:
+        """Did ``tr``, of the top card's face, carried along the pile, hide the top card
+        as it showed, for good, put down by another seat's hand than the top's
+        player's, one that never reached for the draw pile meanwhile?
+
+        A hand straightening the top card moves it and leaves it in view; one that
+        hides it for good put a card on it. Where the copy first showed tells nothing
+        then: on the top card, carried off it (``rushed-dusk-25fps`` held-out 700,
+        opened: Dee's wild first seen 0.2 card lengths off Cy's, slid 0.55 to lie 0.4
+        off it, was taken for Cy's wild straightened).
+        """
+        # The top card's own tracks (``tr`` reads as its face and passes for it).
+        top = self.state.pile[-1]
+        return (
+            self._other_hand(tr)
+            and self._hid_its_top(tr, top)
+            and not self._drew_over_the_top(tr)
         )
 
     def _other_hand(self, tr: Track) -> bool:

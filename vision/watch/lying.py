@@ -220,6 +220,7 @@ class LyingCardRules:
                     came_in
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                     or self._beside_the_top(tr, top, card)
+                    or (put_down and self.landing.hid_by_a_jump_in(tr))
                 )
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
             # Put down by an arm: a copy of a pile card's face, lying otherwise than it
