@@ -240,9 +240,7 @@ class LandingRules:
         ):
             return True
         x, y = tr.xy
-        return any(
-            math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card for sx, sy in top.spots
-        )
+        return any(math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card for sx, sy in top.spots)
 
     def _off_its_spots(self, tr: Track, again: PileEntry, card: float) -> bool:
         """Does ``tr`` lie farther than ``same_spot`` card lengths from every spot where
@@ -396,9 +394,7 @@ class LandingRules:
         # The top card's own tracks (``tr`` reads as its face and passes for it).
         top = self.state.pile[-1]
         return (
-            self._other_hand(tr)
-            and self._hid_its_top(tr, top)
-            and not self._drew_over_the_top(tr)
+            self._other_hand(tr) and self._hid_its_top(tr, top) and not self._drew_over_the_top(tr)
         )
 
     def _other_hand(self, tr: Track) -> bool:
