@@ -56,11 +56,14 @@ def lying(name: str, x: float, y: float, *, across: bool = False) -> Det:
     return (name, 0.9, (x - w, y - h, x + w, y + h))
 
 
-def watch_covered(table: Table, first_covered: int, arm: int | None) -> list[dict[str, object]]:
+def watch_covered(
+    table: Table, first_covered: int, arm: int | None, covered: int = 15
+) -> list[dict[str, object]]:
     """The watcher's events over ``table``'s frames, the arm of seat ``arm`` (if any)
-    seen at the pile for the half second the hand covers it from ``first_covered``."""
+    seen at the pile for the ``covered`` frames (half a second) the hand covers it from
+    ``first_covered``."""
     w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + 15) / FPS)
+    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + covered) / FPS)
     out: list[dict[str, object]] = []
     for i, frame in enumerate(table.frames):
         out += w.update(frame_detections(frame), i / FPS)
@@ -411,12 +414,7 @@ def _slid_off_the_top(arm: int | None) -> list[dict[str, object]]:
         table.frames.append([*others, *top, lying("green-4", x, y, across=True)])
     for _ in range(45):
         table.frames.append([*others, lying("green-4", *end, across=True)])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(arm, first / FPS, (first + n + 3) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        out += w.update(frame_detections(frame), i / FPS)
-    return out
+    return watch_covered(table, first, arm, covered=n + 3)
 
 
 def test_a_copy_of_the_top_card_put_on_it_by_another_hand_and_slid_off_is_a_play() -> None:

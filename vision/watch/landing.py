@@ -239,19 +239,23 @@ class LandingRules:
             for ref in top.boxes.values()
         ):
             return True
-        x, y = tr.xy
-        return any(math.hypot(x - sx, y - sy) <= self.cfg.same_spot * card for sx, sy in top.spots)
+        return self._on_a_spot(tr, top, card)
 
     def _off_its_spots(self, tr: Track, again: PileEntry, card: float) -> bool:
         """Does ``tr`` lie farther than ``same_spot`` card lengths from every spot where
         a card of its face in ``again`` came to rest? A pile card seen again lies where
         it lay (its box may not have been kept: a card of a fan covered soon after)."""
+        return not self._on_a_spot(tr, again, card, face=tr.name)
+
+    def _on_a_spot(self, tr: Track, play: PileEntry, card: float, face: str | None = None) -> bool:
+        """Does ``tr`` lie within ``same_spot`` card lengths of where a card of ``play``
+        (of ``face``, if given) came to rest?"""
         x, y = tr.xy
         reach = self.cfg.same_spot * card
-        return all(
-            math.hypot(x - sx, y - sy) > reach
-            for name, (sx, sy) in zip(again.cards, again.spots, strict=True)
-            if name == tr.name
+        return any(
+            math.hypot(x - sx, y - sy) <= reach
+            for name, (sx, sy) in zip(play.cards, play.spots, strict=True)
+            if face is None or name == face
         )
 
     def _boxes_with_the_top(self, tr: Track, card: float) -> tuple[Box, Box] | None:
