@@ -5,8 +5,8 @@ pass"). Same made-up table as ``test_watcher.py``; the arms are scripted."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, Table, frame_detections
-from tests.vision.test_watcher_covered_copy import ArmAtPile, covered_after, lying
+from tests.vision.test_watcher import CENTER, PLAYERS, Table
+from tests.vision.test_watcher_covered_copy import covered_after, lying, watch_covered
 from vision.watcher import Watcher
 
 #: How far (px) the copy lies from where the first of its face lay: 0.6 card lengths
@@ -23,14 +23,14 @@ def watch(table: Table, first_covered: int, arm: int | None, *, keep_boxes: bool
     ``arm`` (if any) at the pile as the hand covers it from ``first_covered``; with
     ``keep_boxes`` False, the pile's boxes are forgotten as the hand comes (the box of
     a card of a fan, covered soon after it landed, is never kept)."""
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        if i == first_covered and not keep_boxes:
-            for entry in w.state.pile:
-                entry.boxes.clear()
-        out += w.update(frame_detections(frame), i / FPS)
+
+    def forget_boxes(w: Watcher) -> None:
+        for entry in w.state.pile:
+            entry.boxes.clear()
+
+    out = watch_covered(
+        table, first_covered, arm, as_hand_comes=None if keep_boxes else forget_boxes
+    )
     return [" ".join(str(e.get(k, "")) for k in ("type", "card", "player")).strip() for e in out]
 
 

@@ -6,7 +6,7 @@ made-up table as ``test_watcher.py``; the arms are scripted."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tests.vision.test_watcher import (
     CENTER,
@@ -57,15 +57,23 @@ def lying(name: str, x: float, y: float, *, across: bool = False) -> Det:
 
 
 def watch_covered(
-    table: Table, first_covered: int, arm: int | None, covered: int = 15
+    table: Table,
+    first_covered: int,
+    arm: int | None,
+    covered: int = 15,
+    *,
+    as_hand_comes: Callable[[Watcher], None] | None = None,
 ) -> list[dict[str, object]]:
     """The watcher's events over ``table``'s frames, the arm of seat ``arm`` (if any)
     seen at the pile for the ``covered`` frames (half a second) the hand covers it from
-    ``first_covered``."""
+    ``first_covered``; ``as_hand_comes`` is done to the watcher then (to forget boxes it
+    kept, as it does not keep every card's)."""
     w = Watcher(LAYOUT, PLAYERS)
     w.arms = ArmAtPile(arm, first_covered / FPS, (first_covered + covered) / FPS)
     out: list[dict[str, object]] = []
     for i, frame in enumerate(table.frames):
+        if i == first_covered and as_hand_comes is not None:
+            as_hand_comes(w)
         out += w.update(frame_detections(frame), i / FPS)
     return out
 
@@ -76,15 +84,16 @@ ANN_THEN_BOB = (("green-4", "Ann", CENTER), ("green-7", "Bob", (CENTER[0] + 10, 
 
 def covered_after(
     starter: str,
-    plays: Sequence[tuple[str, str, tuple[float, float]]],
+    plays: Sequence[tuple[str | list[str], str, tuple[float, float]]],
     showing: list[Det],
 ) -> tuple[Table, int]:
     """The starter, then each ``(card, player, spot)`` brought from its player's edge
-    and left still; then a hand covers the pile for half a second and leaves
-    ``showing``. The table, and the first frame the hand covers."""
+    and left still (``card`` a list: those cards fanned, centred on ``spot``); then a
+    hand covers the pile for half a second and leaves ``showing``. The table, and the
+    first frame the hand covers."""
     table = started(starter)
     for card, player, spot in plays:
-        table.bring([card], SEAT_EDGE[player], spot)
+        table.bring([card] if isinstance(card, str) else card, SEAT_EDGE[player], spot)
         table.still(20)
     first_covered = len(table.frames)
     table.still(15, covered=True)
@@ -362,26 +371,22 @@ def _fan_then_copy(*, lower_box_kept: bool) -> list[dict[str, object]]:
     the fan unseen from then on. ``lower_box_kept``: whether the watcher keeps the
     green 2's box as it came to rest (not when its track was read as another face
     then; forgotten here as the hand comes)."""
-    table = started("green-5")
-    for card, player, spot in ANN_THEN_BOB:
-        table.bring([card], SEAT_EDGE[player], spot)
-        table.still(20)
-    table.bring(["green-2", "yellow-2"], SEAT_EDGE["Cy"], (CENTER[0] + 11, CENTER[1]))
-    table.still(20)
-    first_covered = len(table.frames)
-    table.still(15, covered=True)
-    for _ in range(40):
-        table.frames.append([lying("green-4", *CENTER)])
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = ArmAtPile(PLAYERS.index("Dee"), first_covered / FPS, (first_covered + 15) / FPS)
-    out: list[dict[str, object]] = []
-    for i, frame in enumerate(table.frames):
-        if i == first_covered and not lower_box_kept:
-            fan = w.state.pile[-1]
-            assert fan.cards == ["green-2", "yellow-2"]
-            del fan.boxes["green-2"]
-        out += w.update(frame_detections(frame), i / FPS)
-    return out
+    fan = (["green-2", "yellow-2"], "Cy", (CENTER[0] + 11, CENTER[1]))
+    table, first_covered = covered_after(
+        "green-5", [*ANN_THEN_BOB, fan], [lying("green-4", *CENTER)]
+    )
+
+    def forget_the_lower_box(w: Watcher) -> None:
+        top = w.state.pile[-1]
+        assert top.cards == ["green-2", "yellow-2"]
+        del top.boxes["green-2"]
+
+    return watch_covered(
+        table,
+        first_covered,
+        PLAYERS.index("Dee"),
+        as_hand_comes=None if lower_box_kept else forget_the_lower_box,
+    )
 
 
 def test_a_copy_of_a_deeper_card_put_on_the_lower_card_of_a_fan_is_a_play() -> None:
