@@ -410,6 +410,32 @@ def test_a_card_the_record_laid_deep_down_seen_surer_is_no_new_top() -> None:
     assert "red-5" not in tops[tops.index("red-8") :]
 
 
+def test_the_pile_s_top_is_looked_for_in_the_zone_the_pile_grew_to() -> None:
+    """A card put down short of the pile lies outside the zone a calibration drew, in
+    the one the watcher grew to take it in: seen there, it is the top the healer is
+    told, not the starter read surer inside the old zone (``messy-pile`` held-out 701,
+    opened: Eve's red skip at the zone's edge, the starter read as the top, every
+    explanation of Cy's next play then taken for one against the camera's view, and
+    four alerts where one question would do)."""
+    table = flipped("red-5")
+    beside = [det("red-5", *CENTER, conf=0.95)]  # the starter, read surer than the top
+    short = (CENTER[0], LAYOUT.discard.y2 + 0.4 * LAYOUT.card_px)
+    table.bring(["red-9"], SEAT_EDGE["Ann"], short, extra=beside)
+    table.still(90, extra=beside)
+    for frame in table.frames:
+        frame[:] = [(n, 0.5 if n == "red-9" else c, b) for n, c, b in frame]
+    tops: list[str | None] = []
+
+    def observe(top: str | None, _moment: Moment) -> None:
+        tops.append(top)
+
+    played = Played(ROUND)
+    session = run(table, played, observe=observe)
+    assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
+    assert session.record_top == "red-9" and "red-9" in tops
+    assert "red-5" not in tops[tops.index("red-9") :]
+
+
 def test_a_new_round_forgets_the_cards_the_record_laid_under_its_top() -> None:
     session = TableSession(["Ann", "Bob"], None, lambda e, s, m: None)
 

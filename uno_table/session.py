@@ -363,7 +363,9 @@ class TableSession:
         self.send(result.events, result.times)
         self.apply_rounds()
         if self.observe is not None and self.layout is not None and result.error is None:
-            top = pile_top(result.detections, self.layout, self.record_top, self.record_under)
+            # The pile's zone as the watcher has grown it (a pile outgrows its calibration).
+            zone = watcher.layout
+            top = pile_top(result.detections, zone, self.record_top, self.record_under)
             self.observe(top, self.moment)
         return result
 
