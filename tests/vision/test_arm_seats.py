@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision.arm_probe import ArmSighting
 from vision.calibration import TableLayout
 from vision.hands import ArmWatch
@@ -71,3 +73,41 @@ def test_one_arm_flickering_across_the_line_between_two_seats_is_not_an_arm_come
     # Two arms at once (seen in the same frames): the one come last, as before.
     arms = _watch([(12.9, 13.4, 1), (13.2, 13.3, 0)])
     assert arms.seat_for(13.1) == 0
+
+
+def test_an_arm_come_into_view_after_the_last_arm_left_the_pile_is_the_seat() -> None:
+    # covering-dim-22fps held-out 703 (opened): Bob's arm put his red 1 down and left
+    # the pile at 17.15 s, seen going back over the floor until 18.15 s; Cy's dark arm
+    # over the dark table was seen only where it crossed the floor above it, from
+    # 18.18 s, and his green 1 first showed on the pile at 18.95 s: given to Bob.
+    arms = _watch([(16.8, 17.15, 1)])
+    cy = [(18.18 + k / FPS, 2) for k in range(12)]
+    bob_going = [(17.65 + k / FPS, 1) for k in range(13)]
+    assert arms.seat_for(18.95) == 1  # no arm in view: the last at the pile, as before
+    arms.in_view.extend(sorted(bob_going + cy))
+    assert arms.came_in_view(16.95, 18.95) == 2
+    assert arms.seat_for(18.95) == 2
+    # Cy's arm seen once, or only after the card showed (the next player reaching in),
+    # is not the one: the arm last at the pile.
+    once = _watch([(16.8, 17.15, 1)])
+    once.in_view.extend([*bob_going, (18.5, 2)])
+    assert once.seat_for(18.95) == 1
+    later = _watch([(16.8, 17.15, 1)])
+    later.in_view.extend([*bob_going, *[(19.0 + k / FPS, 2) for k in range(5)]])
+    assert later.seat_for(18.95) == 1
+    # An arm at the pile as the card showed is the seat, whatever came into view.
+    there = _watch([(18.8, 19.1, 3)])
+    there.in_view.extend(cy)
+    assert there.seat_for(18.95) == 3
+
+
+def test_an_arm_crossing_the_edge_that_reaches_no_pile_is_kept_in_view() -> None:
+    layout = TableLayout.default(320, 240, 4)  # seat 2 on the top edge
+    arms = ArmWatch(layout)
+    table = np.full((240, 320, 3), 120, np.uint8)
+    arms.update(table, 0.0)
+    stub = table.copy()
+    stub[0:40, 150:170] = (60, 70, 90)  # over the floor beyond the table's edge only
+    assert arms.update(stub, 0.1) == [] and arms.update(stub, 0.2) == []
+    assert [seat for _, seat in arms.in_view] == [2, 2]
+    assert arms.came_in_view(0.0, 0.3) == 2
