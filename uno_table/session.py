@@ -364,8 +364,8 @@ class TableSession:
         self.apply_rounds()
         if self.observe is not None and self.layout is not None and result.error is None:
             # The pile's zone as the watcher has grown it (a pile outgrows its calibration).
-            zone = watcher.layout
-            top = pile_top(result.detections, zone, self.record_top, self.record_under)
+            grown = watcher.layout
+            top = pile_top(result.detections, grown, self.record_top, self.record_under)
             self.observe(top, self.moment)
         return result
 

@@ -265,7 +265,8 @@ class ArmWatch:
         Ann's bringing the green 7 over the last half second). Not a visit inside
         another seat's, in frames that seat was not seen in: one arm, its entry
         flickering across the line between two seats (``random-7027`` seed 803: Bob's
-        arm seen as Ann's in two frames as it left his red 9). Otherwise
+        arm seen as Ann's in two frames as it left his red 9). Otherwise the arm that
+        came into view since the last arm left the pile (:meth:`came_in_view`), or else
         :meth:`seat_between` over the whole window.
         """
         cfg = self.cfg
@@ -343,3 +344,4 @@ class ArmWatch:
     def reset(self) -> None:
         self._table.reset()
         self.sightings.clear()
+        self.in_view.clear()

@@ -111,3 +111,5 @@ def test_an_arm_crossing_the_edge_that_reaches_no_pile_is_kept_in_view() -> None
     assert arms.update(stub, 0.1) == [] and arms.update(stub, 0.2) == []
     assert [seat for _, seat in arms.in_view] == [2, 2]
     assert arms.came_in_view(0.0, 0.3) == 2
+    arms.reset()  # a new round: what was in view goes with the rest
+    assert arms.came_in_view(0.0, 0.3) is None
