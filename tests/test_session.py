@@ -333,25 +333,37 @@ def test_a_layout_saved_on_the_camera_check_is_used_at_once() -> None:
     assert session.layout.discard.as_list() == [50, 50, 150, 150]
 
 
-def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> None:
-    """An untidy pile shows the card under the top one, read surer than it (a Wild
-    Draw Four's black face): the healer is told the record's top while a box of it is
-    seen, not the card the record laid under it, which it would take for the top
-    taken back
-    (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser)."""
+def red_9_beside_the_starter(spot: tuple[float, float]) -> Table:
+    """Ann's red 9 put at ``spot`` on the starter red 5, the red 5 showing beside it
+    and read surer than the red 9."""
     table = flipped("red-5")
-    beside = [det("red-5", *CENTER, conf=0.95)]  # the red 5 showing beside the red 9
-    table.bring(["red-9"], SEAT_EDGE["Ann"], (CENTER[0] + 30, CENTER[1]), extra=beside)
+    beside = [det("red-5", *CENTER, conf=0.95)]
+    table.bring(["red-9"], SEAT_EDGE["Ann"], spot, extra=beside)
     table.still(90, extra=beside)
-    for frame in table.frames:  # the red 9 read less surely than the red 5
+    for frame in table.frames:
         frame[:] = [(n, 0.5 if n == "red-9" else c, b) for n, c, b in frame]
+    return table
+
+
+def tops_told(table: Table) -> tuple[Played, TableSession, list[str | None]]:
+    """The session run over ``table``: what it sent, and each top the healer was told."""
     tops: list[str | None] = []
 
     def observe(top: str | None, _moment: Moment) -> None:
         tops.append(top)
 
     played = Played(ROUND)
-    session = run(table, played, observe=observe)
+    return played, run(table, played, observe=observe), tops
+
+
+def test_the_record_s_top_is_the_pile_s_top_where_the_recogniser_sees_it() -> None:
+    """An untidy pile shows the card under the top one, read surer than it (a Wild
+    Draw Four's black face): the healer is told the record's top while a box of it is
+    seen, not the card the record laid under it, which it would take for the top
+    taken back
+    (``quick-untidy-26fps`` seed 654, plays of three, trained recogniser)."""
+    table = red_9_beside_the_starter((CENTER[0] + 30, CENTER[1]))
+    played, session, tops = tops_told(table)
     assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
     assert tops[-1] == "red-9" and session.record_top == "red-9"
     assert "red-5" not in tops[tops.index("red-9") :]
@@ -398,13 +410,7 @@ def test_a_card_the_record_laid_deep_down_seen_surer_is_no_new_top() -> None:
         table.still(45, extra=beside)
     for frame in table.frames:  # the plays read less surely than the starter
         frame[:] = [(n, 0.5 if n in cards else c, b) for n, c, b in frame]
-    tops: list[str | None] = []
-
-    def observe(top: str | None, _moment: Moment) -> None:
-        tops.append(top)
-
-    played = Played(ROUND)
-    session = run(table, played, observe=observe)
+    played, session, tops = tops_told(table)
     assert [e.get("card") for e, _ in played.sent] == ["red-5", *cards]
     assert session.record_top == "red-8" and session.record_under[0] == "red-5"
     assert "red-5" not in tops[tops.index("red-8") :]
@@ -417,20 +423,8 @@ def test_the_pile_s_top_is_looked_for_in_the_zone_the_pile_grew_to() -> None:
     opened: Eve's red skip at the zone's edge, the starter read as the top, every
     explanation of Cy's next play then taken for one against the camera's view, and
     four alerts where one question would do)."""
-    table = flipped("red-5")
-    beside = [det("red-5", *CENTER, conf=0.95)]  # the starter, read surer than the top
     short = (CENTER[0], LAYOUT.discard.y2 + 0.4 * LAYOUT.card_px)
-    table.bring(["red-9"], SEAT_EDGE["Ann"], short, extra=beside)
-    table.still(90, extra=beside)
-    for frame in table.frames:
-        frame[:] = [(n, 0.5 if n == "red-9" else c, b) for n, c, b in frame]
-    tops: list[str | None] = []
-
-    def observe(top: str | None, _moment: Moment) -> None:
-        tops.append(top)
-
-    played = Played(ROUND)
-    session = run(table, played, observe=observe)
+    played, session, tops = tops_told(red_9_beside_the_starter(short))
     assert [e.get("card") for e, _ in played.sent] == ["red-5", "red-9"]
     assert session.record_top == "red-9" and "red-9" in tops
     assert "red-5" not in tops[tops.index("red-9") :]
