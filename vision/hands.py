@@ -116,6 +116,34 @@ def _check_frame(frame: object) -> npt.NDArray[np.uint8]:
     return frame
 
 
+@dataclass
+class _Visit:
+    """One seat's latest visit: when it began, its latest sighting, when it was seen."""
+
+    began: float
+    last: float
+    seen: set[float]
+
+
+def _latest_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[int, _Visit]:
+    """Each seat's latest visit among ``sightings`` ((time, seat), oldest first): its
+    sightings with no gap longer than ``gap_s``.
+
+    >>> visits = _latest_visits([(0.0, 1), (0.1, 1), (0.5, 1), (0.6, 2)], 0.25)
+    >>> visits[1].began, visits[1].last, sorted(visits[1].seen), visits[2].began
+    (0.5, 0.5, [0.5], 0.6)
+    """
+    visits: dict[int, _Visit] = {}
+    for t, seat in sightings:
+        visit = visits.get(seat)
+        if visit is None or t - visit.last > gap_s:
+            visits[seat] = _Visit(t, t, {t})
+        else:
+            visit.last = t
+            visit.seen.add(t)
+    return visits
+
+
 class ArmWatch:
     """Arms crossing the frame's edge towards the discard pile, frame by frame."""
 
@@ -271,22 +299,14 @@ class ArmWatch:
         """
         cfg = self.cfg
         t0, t1 = first_t - cfg.before_s, first_t + cfg.after_s
-        came: dict[int, float] = {}  # each seat's latest visit: when it began ...
-        last: dict[int, float] = {}  # ... its latest sighting
-        seen: dict[int, set[float]] = {}  # ... and when it was seen
-        for s in self.sightings:
-            if not (t0 <= s.t <= t1 and s.at_discard):
-                continue
-            if s.seat not in last or s.t - last[s.seat] > cfg.visit_gap_s:
-                came[s.seat], seen[s.seat] = s.t, set()
-            last[s.seat] = s.t
-            seen[s.seat].add(s.t)
+        at_pile = [(s.t, s.seat) for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
+        visits = _latest_visits(at_pile, cfg.visit_gap_s)
         there = [
             seat
-            for seat in came
-            if len(seen[seat]) >= cfg.min_frames
-            and came[seat] <= first_t + cfg.visit_gap_s
-            and last[seat] >= first_t - cfg.visit_gap_s
+            for seat, visit in visits.items()
+            if len(visit.seen) >= cfg.min_frames
+            and visit.began <= first_t + cfg.visit_gap_s
+            and visit.last >= first_t - cfg.visit_gap_s
         ]
         # One arm whose entry crossed the line between two seats for a frame or two is
         # no arm come last: its "visit" lies inside the other seat's, in frames that
@@ -295,15 +315,15 @@ class ArmWatch:
             seat
             for seat in there
             if not any(
-                came[other] < came[seat]
-                and last[other] > last[seat]
-                and not (seen[other] & seen[seat])
+                visits[other].began < visits[seat].began
+                and visits[other].last > visits[seat].last
+                and not (visits[other].seen & visits[seat].seen)
                 for other in there
                 if other != seat
             )
         ]
         if there:
-            return max(there, key=lambda seat: came[seat])
+            return max(there, key=lambda seat: visits[seat].began)
         came_in = self.came_in_view(t0, first_t)
         return came_in if came_in is not None else self.seat_between(t0, t1)
 
@@ -324,18 +344,10 @@ class ArmWatch:
             (s.t for s in self.sightings if t0 <= s.t <= first_t and s.at_discard),
             default=t0,
         )
-        began: dict[int, float] = {}  # each seat's latest visit in view: when it began ...
-        last: dict[int, float] = {}  # ... its latest sighting
-        seen: dict[int, set[float]] = {}  # ... and when it was seen
-        for t, seat in self.in_view:
-            if not left < t <= first_t:
-                continue
-            if seat not in last or t - last[seat] > cfg.visit_gap_s:
-                began[seat], seen[seat] = t, set()
-            last[seat] = t
-            seen[seat].add(t)
-        came = [seat for seat in began if len(seen[seat]) >= cfg.min_frames]
-        return max(came, key=lambda seat: began[seat]) if came else None
+        in_view = [(t, seat) for t, seat in self.in_view if left < t <= first_t]
+        visits = _latest_visits(in_view, cfg.visit_gap_s)
+        came = [seat for seat, visit in visits.items() if len(visit.seen) >= cfg.min_frames]
+        return max(came, key=lambda seat: visits[seat].began) if came else None
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         """The arms seen at a pile from ``t`` on, oldest first (the watcher's draw rules)."""
