@@ -52,7 +52,7 @@ def measure(video: Path) -> dict[str, Counter[str]]:
     watches = {m: ArmWatch(layout, ArmConfig(mask=m)) for m in MASKS}
     counts = {m: Counter[str]() for m in MASKS}
     pending = list(truth)
-    after = ArmConfig().after_s
+    after = ArmConfig().seats.after_s
     for frame in read_video(video):
         for watch in watches.values():
             watch.update(frame.image, frame.t)

@@ -46,11 +46,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import arm_seats
 from vision.arm_probe import DISCARD, DRAW, ArmSighting
+from vision.arm_seats import SeatConfig
 from vision.calibration import TableLayout
 from vision.still_table import StillTable, StillTableConfig
 
-__all__ = ["ArmConfig", "ArmSighting", "ArmWatch"]
+__all__ = ["ArmConfig", "ArmSighting", "ArmWatch", "SeatConfig"]
 
 
 @dataclass(frozen=True)
@@ -74,12 +76,8 @@ class ArmConfig:
     span: float = 2.5
     draw_reach: float = 1.0  # ... or within this of the draw pile's (an arm drawing)
     keep_s: float = 6.0  # how long sightings are kept
-    last_s: float = 0.5  # seat_between votes over the last this-long of sightings
-    min_frames: int = 2  # ... and needs this many
-    before_s: float = 2.0  # seat_for: an arm at the pile this long before a card showed
-    after_s: float = 0.3  # ... or this long after (the hand still leaving)
-    #: An arm's visit: its sightings with no gap longer than this (seat_for).
-    visit_gap_s: float = 0.25
+    #: How the seat of an arm is told (:class:`vision.arm_seats.SeatConfig`).
+    seats: SeatConfig = field(default_factory=SeatConfig)
     #: What marks an arm: ``motion`` (changed against the still table, the default),
     #: ``skin`` (skin-coloured pixels, :data:`SKIN_CR` and :data:`SKIN_CB` in YCrCb) or
     #: ``both`` (changed and skin-coloured). Measured in docs/watcher.md ("Skin or
@@ -114,34 +112,6 @@ def _check_frame(frame: object) -> npt.NDArray[np.uint8]:
     if frame.dtype != np.uint8:
         raise ValueError(f"not an 8-bit frame: {frame.dtype}")
     return frame
-
-
-@dataclass
-class _Visit:
-    """One seat's latest visit: when it began, its latest sighting, when it was seen."""
-
-    began: float
-    last: float
-    seen: set[float]
-
-
-def _latest_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[int, _Visit]:
-    """Each seat's latest visit among ``sightings`` ((time, seat), oldest first): its
-    sightings with no gap longer than ``gap_s``.
-
-    >>> visits = _latest_visits([(0.0, 1), (0.1, 1), (0.5, 1), (0.6, 2)], 0.25)
-    >>> visits[1].began, visits[1].last, sorted(visits[1].seen), visits[2].began
-    (0.5, 0.5, [0.5], 0.6)
-    """
-    visits: dict[int, _Visit] = {}
-    for t, seat in sightings:
-        visit = visits.get(seat)
-        if visit is None or t - visit.last > gap_s:
-            visits[seat] = _Visit(t, t, {t})
-        else:
-            visit.last = t
-            visit.seen.add(t)
-    return visits
 
 
 class ArmWatch:
@@ -255,99 +225,20 @@ class ArmWatch:
         return ArmSighting(t, seat, entry, tip, pile, at_discard, to_draw / card, to_discard / card)
 
     def seat_between(self, t0: float, t1: float) -> int | None:
-        """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was.
-
-        Votes over the sightings of the last ``last_s`` seconds before the latest
-        one in the window (an arm leaving the pile, not the one before it); when no
-        seat has ``min_frames`` of them there (a stray sighting last), the latest
-        arm seen that often: counted back from the latest sighting, the first seat
-        to reach ``min_frames`` (not the whole window's most seen: the arm of the
-        play before, seen as long, is not the one that left a card now).
-        """
-        seen = [s for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
-        if len(seen) < self.cfg.min_frames:
-            return None
-        last = seen[-1].t
-        votes: dict[int, int] = {}
-        for s in seen:
-            if s.t >= last - self.cfg.last_s:
-                votes[s.seat] = votes.get(s.seat, 0) + 1
-        seat = max(votes, key=lambda k: votes[k])
-        if votes[seat] >= self.cfg.min_frames:
-            return seat
-        back: dict[int, int] = {}
-        for s in reversed(seen):
-            back[s.seat] = back.get(s.seat, 0) + 1
-            if back[s.seat] >= self.cfg.min_frames:
-                return s.seat
-        return None
+        """The seat of the arm last at the pile between ``t0`` and ``t1``, if one was
+        (:func:`vision.arm_seats.seat_between`)."""
+        return arm_seats.seat_between(self.sightings, t0, t1, self.cfg.seats)
 
     def seat_for(self, first_t: float) -> int | None:
-        """The seat of the arm that left a card first seen at ``first_t`` (the watcher's ask).
-
-        The arm at the pile as the card showed (a visit of ``min_frames`` sightings or
-        more, its gaps within ``visit_gap_s``, reaching over ``first_t``), the one
-        that came last if several were: an arm still going back from the play before
-        is not the one that brought this card (``quick-untidy-26fps`` seed 607,
-        trained recogniser: Dee's arm, leaving the pile after her green 2, outnumbered
-        Ann's bringing the green 7 over the last half second). Not a visit inside
-        another seat's, in frames that seat was not seen in: one arm, its entry
-        flickering across the line between two seats (``random-7027`` seed 803: Bob's
-        arm seen as Ann's in two frames as it left his red 9). Otherwise the arm that
-        came into view since the last arm left the pile (:meth:`came_in_view`), or else
-        :meth:`seat_between` over the whole window.
-        """
-        cfg = self.cfg
-        t0, t1 = first_t - cfg.before_s, first_t + cfg.after_s
-        at_pile = [(s.t, s.seat) for s in self.sightings if t0 <= s.t <= t1 and s.at_discard]
-        visits = _latest_visits(at_pile, cfg.visit_gap_s)
-        there = [
-            seat
-            for seat, visit in visits.items()
-            if len(visit.seen) >= cfg.min_frames
-            and visit.began <= first_t + cfg.visit_gap_s
-            and visit.last >= first_t - cfg.visit_gap_s
-        ]
-        # One arm whose entry crossed the line between two seats for a frame or two is
-        # no arm come last: its "visit" lies inside the other seat's, in frames that
-        # seat was not seen in (two arms at once are seen in the same frames).
-        there = [
-            seat
-            for seat in there
-            if not any(
-                visits[other].began < visits[seat].began
-                and visits[other].last > visits[seat].last
-                and not (visits[other].seen & visits[seat].seen)
-                for other in there
-                if other != seat
-            )
-        ]
-        if there:
-            return max(there, key=lambda seat: visits[seat].began)
-        came_in = self.came_in_view(t0, first_t)
-        return came_in if came_in is not None else self.seat_between(t0, t1)
+        """The seat of the arm that left a card first seen at ``first_t`` (the watcher's
+        ask; :func:`vision.arm_seats.seat_for`: the arm at the pile as it showed, else
+        the one come into view since, else the last at the pile)."""
+        return arm_seats.seat_for(self.sightings, self.in_view, first_t, self.cfg.seats)
 
     def came_in_view(self, t0: float, first_t: float) -> int | None:
-        """The seat of the arm that came into view last before a card showed at
-        ``first_t``, reaching no pile, after every arm seen at the discard pile since
-        ``t0`` was last seen there: ``min_frames`` sightings or more, its gaps within
-        ``visit_gap_s``, begun by ``first_t``. None if none did.
-
-        A dark arm over a dark table is seen only where it crosses the floor beyond the
-        table's edge, and its card, under its hand, first on the pile: the arm last seen
-        at the pile left it a while before (``covering-dim-22fps`` and ten more styles,
-        held-out 703, opened: Cy's green 1, given to Bob, whose arm had put his red 1
-        down 1.8 s before, as Cy's arm showed only above the table).
-        """
-        cfg = self.cfg
-        left = max(
-            (s.t for s in self.sightings if t0 <= s.t <= first_t and s.at_discard),
-            default=t0,
-        )
-        in_view = [(t, seat) for t, seat in self.in_view if left < t <= first_t]
-        visits = _latest_visits(in_view, cfg.visit_gap_s)
-        came = [seat for seat, visit in visits.items() if len(visit.seen) >= cfg.min_frames]
-        return max(came, key=lambda seat: visits[seat].began) if came else None
+        """The seat of the arm that came into view last before ``first_t``, reaching no
+        pile (:func:`vision.arm_seats.came_in_view`)."""
+        return arm_seats.came_in_view(self.sightings, self.in_view, t0, first_t, self.cfg.seats)
 
     def sightings_since(self, t: float) -> Sequence[ArmSighting]:
         """The arms seen at a pile from ``t`` on, oldest first (the watcher's draw rules)."""

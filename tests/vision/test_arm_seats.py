@@ -1,4 +1,4 @@
-"""The seat of the arm at the pile (vision.hands.ArmWatch.seat_between)."""
+"""The seat of the arm at the pile (vision.arm_seats, asked through vision.hands.ArmWatch)."""
 
 from __future__ import annotations
 
