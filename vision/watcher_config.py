@@ -115,11 +115,11 @@ class WatcherConfig:
     # of the box inside the one that card had ...
     hidden_side: float = 0.06  # ... and this near (card lengths) where that box's sides ...
     hidden_sides_kept: int = 2  # ... were for this many of them, is that card, part of it
-    # hidden by cards put on it since, no copy (LandingRules._partly_hidden)
+    # hidden by cards put on it since, no copy (CopyRules._partly_hidden)
     drawn_as_kept: int = 4  # the ways a top card's own track was boxed while it lay on
     # top, kept per play ...
     drawn_as_switches: int = 2  # ... a box its track switched to and from (by turns with
-    # another) this often is where that card lies too (LandingRules.covered_copy: a copy
+    # another) this often is where that card lies too (CopyRules.covered_copy: a copy
     # put down lies otherwise; one put on it by a quick hand may carry on its track,
     # boxed where the copy lies from then on: one switch)
     put_down_judged_s: float = 2.0  # a card first seen on the pile (or seen again after a
@@ -135,7 +135,7 @@ class WatcherConfig:
     # lies now before a hand hid it lay there before: not put down by that hand
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
-    # before it showed and not since, is a copy put on it (LandingRules.covered_copy);
+    # before it showed and not since, is a copy put on it (CopyRules.covered_copy);
     # a face new to the pile first seen this soon after the top went unseen lies on it,
     # and holds off a take-back (TakeBackRules._put_on_it)
     copy_covers_top_s: float = 0.1  # ... or last seen at most this long after it showed:

@@ -18,7 +18,7 @@ from collections import deque
 
 from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS
 from vision.tracks import Sighting, Track
-from vision.watch.landing import LandingRules
+from vision.watch.copies import CopyRules
 from vision.watch.lying import LyingCardRules
 from vision.watch.state import PileEntry, WatcherState
 from vision.watcher_config import WatcherConfig
@@ -62,7 +62,7 @@ def is_new(first_t: float, faces: list[str], lies_at: tuple[float, float]) -> bo
         tr.faces.add("yellow-5")
         tr.last_t = t
     state.tracks = [tr]
-    return LyingCardRules(state, LandingRules(state), deque()).is_new_card(
+    return LyingCardRules(state, CopyRules(state), deque()).is_new_card(
         tr, tr.last_t, LAYOUT.card_px
     )
 

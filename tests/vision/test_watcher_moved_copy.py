@@ -24,7 +24,7 @@ from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_lifted import ArmsSeen, across
 from vision.tracks import Sighting, Track, TrackState
 from vision.watch.arm_puts import ArmPutRules
-from vision.watch.landing import LandingRules
+from vision.watch.copies import CopyRules
 from vision.watch.lying import LyingCardRules
 from vision.watch.state import PileEntry, WatcherState
 from vision.watcher import Watcher
@@ -192,7 +192,7 @@ def split_after_take_back(take_back_t: float | None) -> bool:
         tr.last_t = t
     tr.state = TrackState.PLAYED
     state.tracks = [tr]
-    lying = LyingCardRules(state, LandingRules(state), deque())
+    lying = LyingCardRules(state, CopyRules(state), deque())
     lying.copy_on_top(tr.last_t, LAYOUT.card_px)
     return len(state.tracks) == 2
 

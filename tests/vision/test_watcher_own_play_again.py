@@ -60,7 +60,7 @@ def test_without_the_rule_it_is_played_again(monkeypatch: pytest.MonkeyPatch) ->
     plays = red_two_boxed_again(own_arm=True, bobs="red-7")
     assert plays[-1] == {"type": "play", "card": "red-2", "player": "Ann"} and len(plays) == 4
     # With Bob's red 2 there, both red 2s of a deck lie on the pile: a third is one of
-    # them seen again, the rule or not (LandingRules.covered_copy asks the count first).
+    # them seen again, the rule or not (CopyRules.covered_copy asks the count first).
     assert len(red_two_boxed_again(own_arm=True)) == 3
 
 

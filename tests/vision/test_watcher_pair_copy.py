@@ -6,7 +6,7 @@ together, Cy puts a green 6 on them; docs/watcher.md, "Twenty-first pass").
 The green 6 under Bob's blue 6 was never boxed at rest, so no place tells Cy's green 6
 from it uncovered. The hand does: the blue 6 went unseen as Cy's card showed and was
 not seen since, and nobody takes back the top card of a pair with another seat's hand.
-These tests ask :meth:`vision.watch.landing.LandingRules.covered_copy` directly, on a
+These tests ask :meth:`vision.watch.copies.CopyRules.covered_copy` directly, on a
 pile and a track set up as the watcher had them.
 """
 
@@ -19,7 +19,7 @@ from tests.vision.test_watcher_covered_copy import ArmsAtPile
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.arm_probe import ArmProbe
 from vision.tracks import Sighting, Track, TrackState
-from vision.watch.landing import LandingRules
+from vision.watch.copies import CopyRules
 from vision.watch.seats import SeatRules
 from vision.watch.state import PileEntry, WatcherState
 from vision.watcher_config import WatcherConfig
@@ -72,7 +72,7 @@ def copy_after_pair(hand: str, top_last_seen: float | None, first_t: float = SHO
     first_arm = int((SHOWED_T - 0.5) * FPS)
     arms = ArmsSeen(PLAYERS.index(hand), range(first_arm, first_arm + 15))
     state, tr = after_pair(arms, top_last_seen, first_t)
-    return LandingRules(state).covered_copy(tr, state.pile[-1], LAYOUT.card_px)
+    return CopyRules(state).covered_copy(tr, state.pile[-1], LAYOUT.card_px)
 
 
 def test_the_face_under_a_pairs_top_put_down_by_another_hand_as_the_top_went_is_a_copy() -> None:

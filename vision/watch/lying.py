@@ -19,7 +19,7 @@ from vision.faces import BACK
 from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track, TrackState, same_moments
 from vision.watch.arm_puts import ArmPutRules
-from vision.watch.landing import LandingRules
+from vision.watch.copies import CopyRules
 from vision.watch.state import PileEntry, WatcherState
 
 
@@ -29,12 +29,12 @@ class LyingCardRules:
     def __init__(
         self,
         state: WatcherState,
-        landing: LandingRules,
+        copies: CopyRules,
         plays_by_seat: deque[tuple[PileEntry, int]],
     ) -> None:
         self.state = state
         self.cfg = state.cfg
-        self.landing = landing
+        self.copies = copies
         self.arms = ArmPutRules(state, plays_by_seat)
 
     def copy_on_top(self, t: float, card: float) -> None:
@@ -160,7 +160,7 @@ class LyingCardRules:
         ):
             tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
             return False
-        half_on = None if came_in else self.landing.top_misread_under_a_copy(tr, card)
+        half_on = None if came_in else self.copies.top_misread_under_a_copy(tr, card)
         if half_on is not None:
             # The top card misread under a copy of its face put half on it: the copy's
             # sightings a track of their own, if the top card's track took them.
@@ -220,14 +220,14 @@ class LyingCardRules:
                     came_in
                     or math.hypot(fx - sx, fy - sy) > self.cfg.second_copy_from * card
                     or self._beside_the_top(tr, top, card)
-                    or (put_down and self.landing.hid_by_a_jump_in(tr))
+                    or (put_down and self.copies.hid_by_a_jump_in(tr))
                 )
             again = self.state.near_pile_card(tr, card, reach=self.cfg.pile_reach)
             # Put down by an arm: a copy of a pile card's face, lying otherwise than it
             # (a covering hand put it down), or where no card of its face lies (beside
             # it: ``covering-untidy-25fps`` seed 606, trained recogniser, Cy's green 4
             # put beside Bob's).
-            copy = put_down and (again is None or self.landing.covered_copy(tr, again, card))
+            copy = put_down and (again is None or self.copies.covered_copy(tr, again, card))
             if not came_in and again is not None and not copy:
                 # A pile card seen again (uncovered, re-detected, or pushed about by
                 # the card put on it): it never came from outside the pile.
@@ -240,7 +240,7 @@ class LyingCardRules:
                 and (
                     again is not None
                     or name == top.top
-                    or self.landing.took_the_top_s_place(tr, card)
+                    or self.copies.took_the_top_s_place(tr, card)
                 )
                 and self.arms.hand_still_there(lay, t)
             ):

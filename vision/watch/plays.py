@@ -18,6 +18,7 @@ from vision.boxes import apparent_scale
 from vision.faces import BACK, card_color, card_value
 from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track, TrackState
+from vision.watch.copies import CopyRules
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules
@@ -53,7 +54,7 @@ class PlayRules:
         # The plays committed lately, with the seat that made each, taken back since or
         # not: which arm brought which play (:meth:`ArmPutRules.put_down_by_arm`).
         self._plays_by_seat: deque[tuple[PileEntry, int]] = deque(maxlen=PLAYS_KEPT)
-        self.lying = LyingCardRules(state, self.landing, self._plays_by_seat)
+        self.lying = LyingCardRules(state, CopyRules(state), self._plays_by_seat)
 
     def happened(self, event: dict[str, object], t: float) -> float:
         """When ``event``, one of the last step's (at ``t``), happened.
