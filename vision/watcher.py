@@ -64,6 +64,7 @@ from vision.detections import Detections
 from vision.faces import BACK, card_color, card_value
 from vision.pile_probe import PileColorProbe
 from vision.tracks import CardTracker, Detection, Track, TrackState
+from vision.watch.arrivals import ArrivalRules
 from vision.watch.draws import DrawRules
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
@@ -159,7 +160,8 @@ class Watcher:
         self.seats = SeatRules(self.state)
         self.fan_colors = FanColorRules(self.state)
         self.fans = SeveralCardRules(self.state, self.fan_colors)
-        self.plays = PlayRules(self.state, self.seats, self.fans, self.fan_colors)
+        self.arrivals = ArrivalRules(self.state)
+        self.plays = PlayRules(self.state, self.seats, self.fans, self.fan_colors, self.arrivals)
         self.draws = DrawRules(self.state, self.seats)
         self.takebacks = TakeBackRules(self.state, self.plays.lying.arms)
         #: When each event of the last :meth:`update` happened, in order: a play of a
@@ -309,9 +311,9 @@ class Watcher:
         for tr in st.tracks:
             if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None:
                 kept.append(tr)
-            elif self.plays.back_landed(tr, card):
+            elif self.arrivals.back_landed(tr, card):
                 st.backs_landed.append(tr)
-            elif self.plays.lost_arriving(tr, card):
+            elif self.arrivals.lost_arriving(tr, card):
                 st.lost_arrivals.append(tr)
         st.tracks = kept
         self._time([self.draws.happened(ev, self.plays.happened(ev, t)) for ev in events])

@@ -1,6 +1,7 @@
 """Plays: a card that comes to rest on the discard pile and is new there (and the
-first card on an empty pile, the flip); a card lost as it lands, taken up by a heap
-box, or a wild taken for a back all the way in; no ink, no card.
+first card on an empty pile, the flip); no ink, no card. (A card lost as it lands,
+taken up by a heap box, or a wild taken for a back all the way in:
+:mod:`vision.watch.arrivals`.)
 
 The rules read the card tracker's tracks (:mod:`vision.tracks`) and the pile as the
 watcher believes it (:class:`vision.watch.state.PileEntry`), through the
@@ -18,6 +19,7 @@ from vision.boxes import apparent_scale
 from vision.faces import BACK, card_color, card_value
 from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track, TrackState
+from vision.watch.arrivals import ArrivalRules
 from vision.watch.copies import CopyRules
 from vision.watch.fan_colors import FanColorRules
 from vision.watch.fans import SeveralCardRules
@@ -31,9 +33,9 @@ PLAYS_KEPT = 8
 
 
 class PlayRules:
-    """Plays, flips and what is no play: :meth:`step` per frame; the watcher also asks
-    whether a lost track was a back that landed (:meth:`back_landed`) or a card lost
-    on its way in (:meth:`lost_arriving`)."""
+    """Plays, flips and what is no play: :meth:`step` per frame. A card lost as it
+    landed, or taken up by another box, is the arrival rules' to tell
+    (:class:`vision.watch.arrivals.ArrivalRules`, which the watcher asks too)."""
 
     def __init__(
         self,
@@ -41,12 +43,14 @@ class PlayRules:
         seats: SeatRules,
         fans: SeveralCardRules,
         colors: FanColorRules,
+        arrivals: ArrivalRules,
     ) -> None:
         self.state = state
         self.cfg = state.cfg
         self.seats = seats
         self.fans = fans
         self.colors = colors
+        self.arrivals = arrivals
         self.landing = LandingRules(state)
         # When each event of the last step happened (by the event's identity), where
         # that was before the step's frame: see :meth:`happened`.
@@ -66,124 +70,6 @@ class PlayRules:
         """
         return self._happened.get(id(event), t)
 
-    def _landed_unseen(self, tr: Track, t: float, card: float) -> bool:
-        """A card seen clearly all the way in, lost from sight as it reached the pile.
-
-        On a tight pile of its colour the detector may box the heap around a card
-        that just landed instead of the card: its track ends where it came down.
-        """
-        cfg = self.cfg
-        if not cfg.landed_unseen_s or t - tr.last_t < cfg.landed_unseen_s:
-            return False
-        if (
-            not tr.was_outside_discard
-            or tr.name == BACK
-            or len(tr.sightings) < cfg.landed_sightings
-        ):
-            return False
-        if tr.name_share() < cfg.landed_vote or not self.state.seen_surely(tr, cfg.landed_look):
-            return False  # not seen clearly: a guess is no play
-        way_in = [read for read, _conf in list(tr.votes)[-cfg.landed_sightings :]]
-        if 2 * way_in.count(tr.name) < len(way_in):
-            # Not read as its face on its way in, at least half the time: a pile card's
-            # track that went off with a card carried over it (``shaky-covering-messy-
-            # 26fps`` held-out 693, opened: Ann's yellow 3, its track taken by her
-            # yellow 2 over the pile, lost there and played as a second yellow 3).
-            return False
-        x, y = tr.xy
-        cx, cy = self.state.layout.discard.center
-        # Lost on the pile, not on its way (its box jumps about as it lands on the
-        # heap, so how it slowed down tells nothing).
-        return math.hypot(x - cx, y - cy) <= cfg.landed_reach * card
-
-    def back_landed(self, tr: Track, card: float) -> bool:
-        """A back carried in from a seat (not from the draw pile) that came down on the
-        discard pile: cards are played face up, so it is a card the detector took
-        for a back."""
-        return (
-            tr.name == BACK
-            and not tr.settled
-            and tr.was_outside_discard
-            and not tr.first_in_draw
-            and len(tr.sightings) >= self.cfg.back_landed_sightings
-            and self.state.layout.discard.contains(*tr.xy)
-            and math.dist(tr.first_xy, tr.xy) >= self.cfg.back_landed_travel * card
-        )
-
-    def lost_arriving(self, tr: Track, card: float) -> bool:
-        """A face carried in from a seat, seen clearly, lost on its way to the
-        discard pile (near it, nearer than where it was first seen)."""
-        if tr.name == BACK or tr.settled or not tr.was_outside_discard:
-            return False
-        cfg = self.cfg
-        if (
-            len(tr.sightings) < 2
-            or tr.name_share() < cfg.lost_arriving_vote
-            or not self.state.seen_surely(tr, cfg.lost_arriving_look)
-        ):
-            return False
-        centre = self.state.layout.discard.center
-        near = math.dist(tr.xy, centre)
-        return near <= cfg.lost_arriving_reach * card and near < math.dist(tr.first_xy, centre)
-
-    def _now_reads(self, tr: Track, name: str) -> bool:
-        """Is ``tr`` read as ``name`` in its last ``now_reads_looks`` sightings (or by
-        its vote)?"""
-        looks = self.cfg.now_reads_looks
-        if tr.name == name:
-            return True
-        recent = list(tr.votes)[-looks:]
-        return len(recent) == looks and all(n == name for n, _ in recent)
-
-    def _take_over_arrival(self, tr: Track, t: float, card: float) -> None:
-        """A card lost just short of the pile, and a box on the heap that now reads as
-        its face: the card landed there, and that box took it up.
-
-        The detector may lose a card in its last moments of flight and box it, once
-        down, together with the heap, whose track (born on the pile) then takes its
-        face. That track takes over where the card came from. The card may have been
-        dropped from the tracks by then (``_lost_arrivals`` remembers it a while).
-        """
-        since_play = self.state.pile[-1].t if self.state.pile else -math.inf
-        for o in [*self.state.tracks, *self.state.lost_arrivals]:
-            if (
-                o is not tr
-                and not o.settled
-                and o.pending_since is None
-                # Lost a while (not just missed for a frame in flight), not long ago:
-                # a box that was there as it was lost may take a while to read it; a
-                # box born since is the card found again soon, or another card.
-                and self.cfg.lost_arrival_min_s
-                <= t - o.last_t
-                <= (self.cfg.lost_arrival_s if tr.first_t <= o.last_t else self.cfg.lost_s)
-                and o.first_t > since_play
-                and self.lost_arriving(o, card)
-                and self._now_reads(tr, o.name)
-                and math.dist(o.xy, tr.xy) <= self.cfg.take_over_reach * card
-            ):
-                tr.came_as(o)
-                # The box showed the heap before the card came down on it: from now
-                # on it shows the card.
-                tr.votes = deque([v for v in tr.votes if v[0] == o.name], maxlen=tr.votes.maxlen)
-                o.state = TrackState.TWIN  # one card: its play is the heap box's
-                return
-        if card_color(tr.name) in COLORS:
-            return
-        # A wild's black face may look like a back to the detector all the way in,
-        # and be read as a wild only once down, in a box of its own: it is that card.
-        for o in [*self.state.tracks, *self.state.backs_landed]:
-            if (
-                o is not tr
-                and t - o.last_t <= self.cfg.wild_as_back_s
-                and self.back_landed(o, card)
-                # Brought after the last play (not a second box of that play's card).
-                and o.first_t > (self.state.pile[-1].t if self.state.pile else -math.inf)
-                and math.dist(o.xy, tr.xy) <= self.cfg.same_spot * card
-            ):
-                tr.came_as(o)
-                o.state = TrackState.TWIN
-                return
-
     def step(self, t: float, card: float) -> list[dict[str, object]]:
         zone = self.state.layout.discard
         cfg = self.cfg
@@ -195,7 +81,7 @@ class PlayRules:
             if tr.settled or tr.pending_since is not None:
                 continue
             if tr.last_t != t:
-                if self._landed_unseen(tr, t, card):
+                if self.arrivals.landed_unseen(tr, t, card):
                     tr.pending_since = t
                 continue
             if (
@@ -209,7 +95,7 @@ class PlayRules:
             ):
                 continue
             if not tr.was_outside_discard:
-                self._take_over_arrival(tr, t, card)
+                self.arrivals.take_over_arrival(tr, t, card)
             if self.lying.is_new_card(tr, t, card):
                 tr.pending_since = t
         pending = [tr for tr in self.state.tracks if tr.pending_since is not None]
