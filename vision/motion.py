@@ -135,6 +135,18 @@ class Motion:
             start = s.t
         return None
 
+    def came_to_rest(
+        self, tr: Track, t: float, card: float, rest_s: float, still: float | None = None
+    ) -> bool:
+        """At rest (:meth:`at_rest`) and not still on its way (:meth:`on_its_way`): how
+        a card put down, alone or with others, is judged to lie there."""
+        return self.at_rest(tr, t, card, rest_s, still) and not self.on_its_way(tr, card)
+
+    def on_its_way(self, tr: Track, card: float) -> bool:
+        """Creeping to rest (:meth:`creeping`) or slid on by a hand (:meth:`sliding`):
+        still on its way, though it moves less than ``still`` between frames."""
+        return self.creeping(tr, card) or self.sliding(tr, card)
+
     def creeping(self, tr: Track, card: float) -> bool:
         """Still easing to rest, though it moves less than ``still`` between frames.
 

@@ -86,11 +86,9 @@ class PlayRules:
                 continue
             if (
                 not self.landing.on_pile(tr, card)
-                or not self.state.tracker.at_rest(
+                or not self.state.tracker.came_to_rest(
                     tr, t, card, self.cfg.rest_s, self.lying.still_within(tr, card)
                 )
-                or self.state.tracker.creeping(tr, card)
-                or self.state.tracker.sliding(tr, card)
                 or self.landing.airborne(tr, t, card)
             ):
                 continue
@@ -139,9 +137,7 @@ class PlayRules:
             if (
                 tr.last_t == t
                 and zone.contains(*tr.xy)
-                and self.state.tracker.at_rest(tr, t, card, self.cfg.rest_s)
-                and not self.state.tracker.creeping(tr, card)
-                and not self.state.tracker.sliding(tr, card)
+                and self.state.tracker.came_to_rest(tr, t, card, self.cfg.rest_s)
             ):
                 tr.pending_since = t
         waiting = [tr for tr in companions if tr.pending_since is None]

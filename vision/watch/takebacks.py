@@ -139,7 +139,7 @@ class TakeBackRules:
             and tr.last_t == t
             and tr.was_outside_discard
             and self.state.layout.discard.contains(*tr.xy)
-            and (self.state.tracker.creeping(tr, card) or self.state.tracker.sliding(tr, card))
+            and self.state.tracker.on_its_way(tr, card)
         )
 
     def _put_on_it(self, tr: Track, t: float, card: float) -> bool:
