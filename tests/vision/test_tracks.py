@@ -114,6 +114,34 @@ def test_a_like_face_or_no_gap_on_a_still_card_stays_a_misreading() -> None:
         assert track.id == first, name
 
 
+def test_its_face_seen_elsewhere_after_a_hand_hid_a_still_card_is_another_card() -> None:
+    # covering-messy-dim-23fps held-out 705, opened: a green 5 lying still on the pile,
+    # hidden 0.26 s by Ann's hand bringing her green skip, which was read once as a
+    # green 5 0.8 card lengths off: linked to the green 5's track, it was played as a
+    # green 5. A card lying still does not move under a hand that only passes.
+    tracker, first, i = tracker_after_a_still_card("green-5")
+    hidden = 8  # frames: 0.27 s at 30 frames/s
+    off = 0.6 * LAYOUT.card_px  # beyond same_spot (0.45 card lengths)
+    (track,) = tracker.update(
+        [Detection("green-5", 0.9, box(CENTER[0] + off, CENTER[1] - off / 2), ())],
+        (i + hidden) / FPS,
+    )
+    assert track.id != first
+
+
+def test_its_face_seen_near_or_at_once_after_a_still_card_keeps_its_track() -> None:
+    # Within same_spot after the hand (a box drawn otherwise), or that far in the next
+    # look (no hand hid it): the card itself.
+    near = 0.3 * LAYOUT.card_px
+    far = 0.6 * LAYOUT.card_px
+    for dx, gap in ((near, 8), (far, 1)):
+        tracker, first, i = tracker_after_a_still_card("green-5")
+        (track,) = tracker.update(
+            [Detection("green-5", 0.9, box(CENTER[0] + dx, CENTER[1]), ())], (i + gap - 1) / FPS
+        )
+        assert track.id == first, (dx, gap)
+
+
 def _carried_up(tracker: CardTracker, name: str, x: float, frames: int) -> tuple[int, float]:
     """``name`` carried up the table at 20 px a frame (8 card lengths a second) for
     ``frames`` frames: its track id and where it was last seen (y)."""
