@@ -22,7 +22,7 @@ SPAN_ROUNDING_S = 1e-9
 
 
 class Motion:
-    """Judgements of a track's motion, for :class:`vision.tracks.CardTracker`."""
+    """Judgements of a track's motion, for :class:`vision.card_tracker.CardTracker`."""
 
     cfg: WatcherConfig
 

@@ -60,10 +60,11 @@ from collections.abc import Callable, Iterator
 
 from vision.arm_probe import ArmProbe
 from vision.calibration import TableLayout
+from vision.card_tracker import CardTracker
 from vision.detections import Detections
 from vision.faces import BACK, card_color, card_value
 from vision.pile_probe import PileColorProbe
-from vision.tracks import CardTracker, Detection, Track, TrackState
+from vision.tracks import Detection, Track, TrackState
 from vision.watch.arrivals import ArrivalRules
 from vision.watch.draws import DrawRules
 from vision.watch.fan_colors import FanColorRules

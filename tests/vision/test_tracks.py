@@ -1,10 +1,11 @@
-"""The card tracker (vision.tracks.CardTracker) on its own: which detection links to
+"""The card tracker (vision.card_tracker.CardTracker) on its own: which detection links to
 which track. Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT
-from vision.tracks import CardTracker, Detection
+from vision.card_tracker import CardTracker
+from vision.tracks import Detection
 from vision.watcher_config import WatcherConfig
 
 

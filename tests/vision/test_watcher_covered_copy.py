@@ -22,7 +22,8 @@ from tests.vision.test_watcher import (
 )
 from tests.vision.test_watcher_lifted import ArmsSeen
 from vision.arm_probe import ArmSighting
-from vision.tracks import CardTracker, Detection
+from vision.card_tracker import CardTracker
+from vision.tracks import Detection
 from vision.watch.state import PileEntry
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig

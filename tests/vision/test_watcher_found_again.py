@@ -1,7 +1,7 @@
 """The top card lost from sight longer than the tracker keeps a track (an arm over the
 pile), found again where it lay (a track that is no play), and then a card a covering
 hand puts on it: another face, lying otherwise after the hand hid the pile, is a card
-of its own (``vision.tracks.CardTracker.link``), not the old card read otherwise
+of its own (``vision.card_tracker.CardTracker.link``), not the old card read otherwise
 (found on the ``covering-dim-webcam`` tuning style, seed 606, true boxes). Same
 made-up table as ``test_watcher.py``; the arms are scripted."""
 

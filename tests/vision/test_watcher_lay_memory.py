@@ -11,7 +11,8 @@ from __future__ import annotations
 from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, kinds, started
 from tests.vision.test_watcher import feed as fed
 from tests.vision.test_watcher_covered_copy import ArmsAtPile, lying
-from vision.tracks import CardTracker, Detection, Track, TrackState
+from vision.card_tracker import CardTracker
+from vision.tracks import Detection, Track, TrackState
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field, replace
 from vision.arm_probe import ArmProbe
 from vision.boxes import box_overlap
 from vision.calibration import TableLayout, Zone
+from vision.card_tracker import CardTracker
 from vision.faces import BACK
 from vision.pile_probe import PileColorProbe
-from vision.tracks import CardTracker, Detection, Track
+from vision.tracks import Detection, Track
 from vision.watcher_config import WatcherConfig
 
 
