@@ -271,6 +271,39 @@ class FanColorRules:
         patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
         return patch is not None and patch.area < self.cfg.twin_outside_area
 
+    def twin_of_the_old_top_s_colour(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+    ) -> str | None:
+        """The face of the lower card of a play read as its top card's face (a twin),
+        when it is that card's misreading and no strip was found beside it: a card of
+        the play's value in the colour of the card it was put on, or None.
+
+        A twin shows its colour outside the top card's box (:meth:`_twin`:
+        ``twin_outside_area``); a card mostly covered by the top card, read from the
+        little that shows, may be read as the card over it. Its own ink, where it shows,
+        is new ink beside the top card (a strip, :meth:`twin_misread`) unless it fell
+        where the old top's colour lay: with no strip, no new ink of the top's colour
+        outside its box, it is of the old top's colour (``high-tilted`` and eleven more
+        styles held-out 708, opened: Bob's blue 1 under his yellow 1, put on a blue 4,
+        boxed as a second yellow 1 throughout). Not for a top card of the old top's
+        colour (a twin brings little new ink then), nor on a wild.
+        """
+        top = names[-1]
+        if names.count(top) != 2 or not self.state.pile:
+            return None
+        old = card_color(self.state.pile[-1].top)
+        if old not in COLORS or old == card_color(top):
+            return None
+        patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
+        if patch is None or patch.area >= self.cfg.twin_outside_area:
+            return None
+        return f"{old}-{card_value(top)}"
+
     def _fan_tail(
         self,
         patches: list[ColorPatch],
