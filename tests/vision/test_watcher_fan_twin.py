@@ -93,15 +93,20 @@ def test_the_box_asked_about_is_the_top_card_s_as_it_lies() -> None:
     assert picture.boxes == [(x - 25, y - 38, x + 25, y + 38)]
 
 
-def fan_read_twice(twin_ink: float, starter: str = "blue-3") -> list[dict[str, object]]:
-    """Bob puts a red 5 and a green 5 down on ``starter``, both boxed as green 5s (the
-    red one mostly covered, read from the little that shows); the picture shows the
-    green 5's ink, the red 5's strip beyond, and ``twin_ink`` card faces of green just
-    outside the top card's box. The events after the flip."""
+def fan_read_twice(
+    twin_ink: float, starter: str = "blue-3", *, red_strip: bool = True
+) -> list[dict[str, object]]:
+    """Bob puts a fan of two fives down on ``starter``, both boxed as green 5s (the
+    lower one mostly covered, read from the little that shows); the picture shows the
+    green 5's ink, a red 5's strip beyond (``red_strip``: the lower card is that red 5),
+    and ``twin_ink`` card faces of green just outside the top card's box. The events
+    after the flip."""
     table = started(starter)
     table.bring(["green-5", "green-5"], SEAT_EDGE["Bob"])
     table.still(20)
-    ink: list[ColorPatch] = [at("green", 0.5, 11.0), at("red", 0.24, RED_DX)]
+    ink: list[ColorPatch] = [at("green", 0.5, 11.0)]
+    if red_strip:
+        ink.append(at("red", 0.24, RED_DX))
     if twin_ink:
         ink.append(at("green", twin_ink, TWIN_DX))
     return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=Picture(starter, ink))))[1:]
@@ -130,30 +135,17 @@ def test_on_the_top_card_s_colour_a_twin_shows_no_new_ink_and_stays() -> None:
         assert rules.twin_misread(names, spots, strips, box, 5.0, LAYOUT.card_px) is misread
 
 
-def fan_read_twice_alone(twin_ink: float, starter: str = "blue-3") -> list[dict[str, object]]:
-    """Bob puts a fan of two fives down on ``starter``, both boxed as green 5s; the
-    picture shows the green 5's ink and ``twin_ink`` card faces of green just outside
-    the top card's box, no strip of another colour. The events after the flip."""
-    table = started(starter)
-    table.bring(["green-5", "green-5"], SEAT_EDGE["Bob"])
-    table.still(20)
-    ink: list[ColorPatch] = [at("green", 0.5, 11.0)]
-    if twin_ink:
-        ink.append(at("green", twin_ink, TWIN_DX))
-    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=Picture(starter, ink))))[1:]
-
-
 def test_a_twin_with_no_ink_of_its_own_and_no_strip_is_of_the_old_top_s_colour() -> None:
     # ``high-tilted`` and eleven more styles held-out 708 (opened): Bob's blue 1 under
     # his yellow 1 on a blue 4, boxed as a second yellow 1 throughout; its blue fell on
     # the blue 4's, no strip showed it.
-    assert fan_read_twice_alone(0.0) == play("blue-5", "green-5")
+    assert fan_read_twice(0.0, red_strip=False) == play("blue-5", "green-5")
 
 
 def test_a_twin_showing_its_colour_with_no_strip_stays() -> None:
-    assert fan_read_twice_alone(0.1) == play("green-5", "green-5")
+    assert fan_read_twice(0.1, red_strip=False) == play("green-5", "green-5")
 
 
 def test_on_a_card_of_the_top_s_colour_or_a_wild_a_twin_with_no_strip_stays() -> None:
-    assert fan_read_twice_alone(0.0, starter="green-3") == play("green-5", "green-5")
-    assert fan_read_twice_alone(0.0, starter="wild") == play("green-5", "green-5")
+    assert fan_read_twice(0.0, "green-3", red_strip=False) == play("green-5", "green-5")
+    assert fan_read_twice(0.0, "wild", red_strip=False) == play("green-5", "green-5")

@@ -260,13 +260,27 @@ class FanColorRules:
         yellow 4, boxed as a second yellow 4, its blue found by a strip: a play of
         three). Not on a card of the top's colour, where a twin brings little new ink.
         """
+        color = card_color(names[-1])
+        return any(card_color(f) != color for f, _ in strips) and self._twin_without_ink(
+            names, spots, top_box, t, card
+        )
+
+    def _twin_without_ink(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+    ) -> bool:
+        """Is a lower card of the play read as its top card's face, with less than
+        ``twin_outside_area`` of that colour outside the top card's box (a twin shows
+        more, :meth:`_twin`)? Not asked on a card of the top's colour, where a twin
+        brings little new ink."""
         top = names[-1]
         if top not in names[:-1] or not self.state.pile:
             return False
-        color = card_color(top)
-        if color == card_color(self.state.pile[-1].top):
-            return False
-        if not any(card_color(f) != color for f, _ in strips):
+        if card_color(top) == card_color(self.state.pile[-1].top):
             return False
         patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
         return patch is not None and patch.area < self.cfg.twin_outside_area
@@ -297,10 +311,7 @@ class FanColorRules:
         if names.count(top) != 2 or not self.state.pile:
             return None
         old = card_color(self.state.pile[-1].top)
-        if old not in COLORS or old == card_color(top):
-            return None
-        patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
-        if patch is None or patch.area >= self.cfg.twin_outside_area:
+        if old not in COLORS or not self._twin_without_ink(names, spots, top_box, t, card):
             return None
         return f"{old}-{card_value(top)}"
 
