@@ -213,14 +213,20 @@ class CardTracker(Motion):
             lay = self._how_it_lay(tr)
             if lay is not None:
                 self.lain.append((tr.last_t, *lay))
+        self._forget_lain_before(self._last_t)
+
+    def _forget_lain_before(self, t: float) -> None:
+        """Drop what :attr:`lain` keeps of tracks lost more than ``lay_memory_s``
+        before ``t`` (asked on every loss, so it never outgrows that span)."""
+        while self.lain and t - self.lain[0][0] > self.cfg.lay_memory_s:
+            self.lain.popleft()
 
     def _lay_before(
         self, name: str, xy: tuple[float, float], t: float
     ) -> tuple[str, tuple[float, float, float, float]] | None:
         """How the latest lost track of face ``name`` whose box's middle lies within
         ``same_spot`` of ``xy`` lay, if it was lost ``lay_memory_s`` or less before ``t``."""
-        while self.lain and t - self.lain[0][0] > self.cfg.lay_memory_s:
-            self.lain.popleft()
+        self._forget_lain_before(t)
         reach = self.cfg.same_spot * self.layout.card_px
         for _last, face, box in reversed(self.lain):
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
