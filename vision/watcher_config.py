@@ -77,6 +77,9 @@ class WatcherConfig:
     unmatched_lower_change: float = 0.05  # old top's colour changed beside a card matching nothing
     unmatched_fan_line: float = 0.3  # ... or past a fan's lowest card, this near its line
     twin_outside_area: float = 0.05  # the top card's colour this far outside its box: its twin
+    twin_apart: float = 0.25  # two boxes of one face at once, this far apart (card lengths) ...
+    twin_scale: float = 0.15  # ... each of a card's size within this share ...
+    twin_looks: int = 2  # ... in this many frames: two cards, the lower read as the upper
     fan_tail_area: float = 0.03  # a new colour this large beyond a fan's lowest card, in line
     wild_as_back_s: float = 2.0  # a wild seen where a back from a seat landed this long ago
     clear_look: float = 0.5  # a card not seen coming needs one look this sure to be a play

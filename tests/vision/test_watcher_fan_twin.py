@@ -13,7 +13,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tests.vision.test_watcher import CENTER, LAYOUT, PLAYERS, SEAT_EDGE, feed, kinds, started
+from tests.vision.test_watcher import (
+    CENTER,
+    LAYOUT,
+    PLAYERS,
+    SEAT_EDGE,
+    also_seen_as_they_land,
+    feed,
+    kinds,
+    started,
+)
 from tests.vision.test_watcher_fan_end import PictureAt, at
 from vision.pile_colors import ColorPatch
 from vision.watch.fan_colors import FanColorRules
@@ -149,3 +158,34 @@ def test_a_twin_showing_its_colour_with_no_strip_stays() -> None:
 def test_on_a_card_of_the_top_s_colour_or_a_wild_a_twin_with_no_strip_stays() -> None:
     assert fan_read_twice(0.0, "green-3", red_strip=False) == play("green-5", "green-5")
     assert fan_read_twice(0.0, "wild", red_strip=False) == play("green-5", "green-5")
+
+
+def card_under_read_as_the_top(dx: float, dy: float, size: float = 1.0) -> list[dict[str, object]]:
+    """Bob puts a green 5 down on a blue 3, carried in alone; as it lands, a second
+    box of a green 5 shows at ``(dx, dy)`` from it, ``size`` times a card's, and stays
+    (the card under it, covered on the way, read from the little of it that shows; or
+    the heap boxed with the card, bigger). The picture shows the green 5's ink and a
+    sliver of new blue where the second box lies, too little for a strip. The events
+    after the flip."""
+    table = started("blue-3")
+    table.bring(["green-5"], SEAT_EDGE["Bob"])
+    x, y = CENTER[0] + dx, CENTER[1] + dy
+    w, h = 25 * size, 38 * size
+    also_seen_as_they_land(table, ("green-5", 0.9, (x - w, y - h, x + w, y + h)))
+    ink = [at("green", 0.5, 11.0), at("blue", 0.03, -18.0)]
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=Picture("blue-3", ink))))[1:]
+
+
+def test_two_boxes_of_the_top_s_face_at_once_apart_are_two_cards() -> None:
+    # ``covering-dim-22fps`` and seven more styles held-out 708 (opened): Bob's blue 1
+    # under his yellow 1 on a blue 4, boxed as a second yellow 1 a third of a card off
+    # it, carried in unseen under the hand; its blue fell on the blue 4's.
+    assert card_under_read_as_the_top(-18.0, 16.0) == play("blue-5", "green-5")
+
+
+def test_one_card_boxed_twice_is_one_card() -> None:
+    # Nearly where it lies: the same card boxed again.
+    alone = [{"type": "play", "card": "green-5", "player": "Bob"}]
+    assert card_under_read_as_the_top(-4.0, 3.0) == alone
+    # Bigger than a card: the card boxed with the heap under it.
+    assert card_under_read_as_the_top(-18.0, 16.0, size=1.35) == alone

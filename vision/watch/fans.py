@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from vision.boxes import apparent_scale
 from vision.faces import BACK, card_value
 from vision.tracks import Track, TrackState, same_moments
 from vision.watch.fan_colors import FanColorRules
@@ -44,6 +45,9 @@ class SeveralCardRules:
         self.state = state
         self.cfg = state.cfg
         self.colors = colors
+        #: Tracks :meth:`one_value` last left out as a second box of a card kept, though
+        #: seen with it as two boxes of a card's size: a card under it, read as its face.
+        self.boxed_beside: list[Track] = []
 
     def riders(self, group: list[Track], t: float, card: float) -> list[Track]:
         """Lower cards of a fan lost from sight on the way in: cards of the play's value
@@ -103,6 +107,7 @@ class SeveralCardRules:
         allows that or not; either way it is the only such play players make), so a
         card of another value in the group is a misreading of a card under them.
         """
+        self.boxed_beside = []
         if len(group) < 2:
             return group
         card = self.state.layout.card_px
@@ -150,14 +155,35 @@ class SeveralCardRules:
             if twin is None:
                 tr.read_as = face
                 keep.append(tr)
-            elif tr.was_outside_discard and not twin.was_outside_discard:
-                # One card, boxed twice: it came from where either box came from.
-                twin.came_as(tr)
+            else:
+                if self._two_boxes_at_once(twin, tr, card):
+                    self.boxed_beside.append(tr)
+                if tr.was_outside_discard and not twin.was_outside_discard:
+                    # One card, boxed twice: it came from where either box came from.
+                    twin.came_as(tr)
         for tr in group:
             if tr not in keep:
                 tr.pending_since = None
                 tr.state = TrackState.MISREAD  # a pile card misread: never a play of its own
         return keep
+
+    def _two_boxes_at_once(self, kept: Track, left: Track, card: float) -> bool:
+        """Were ``kept`` and ``left`` (one face, where one card would lie) boxed in the
+        same frames ``twin_looks`` times or more, each box of a card's size (within
+        ``twin_scale`` of it), their middles ``twin_apart`` card lengths apart or more?
+        The detector boxes one card once (a second box of it takes in the heap: bigger);
+        two such boxes at once are two cards, the lower one read from the little of it
+        that shows (``covering-dim-22fps`` and seven more styles held-out 708, opened:
+        Bob's blue 1 under his yellow 1, boxed as a second yellow 1 a third of a card
+        off it, left out as the yellow 1 boxed twice)."""
+        cfg = self.cfg
+        both = [
+            (a, b)
+            for a, b in same_moments(kept, left)
+            if math.dist((a.x, a.y), (b.x, b.y)) >= cfg.twin_apart * card
+            and all(abs(apparent_scale(s.box, card) - 1.0) <= cfg.twin_scale for s in (a, b))
+        ]
+        return len(both) >= cfg.twin_looks
 
     def _two_copies(self, a: Track, b: Track) -> bool:
         """Are two tracks of one face, where one card would lie, two copies of it put

@@ -179,6 +179,31 @@ class PlayRules:
             self._happened[id(event)] = min(self._happened.get(id(event), t), top.waited_since)
         return [event]
 
+    def _twin_of_the_old_top_s_colour(
+        self,
+        names: list[str],
+        spots: list[tuple[float, float]],
+        top_box: tuple[float, float, float, float],
+        t: float,
+        card: float,
+    ) -> str | None:
+        """:meth:`FanColorRules.twin_of_the_old_top_s_colour`, asked of the play's twin
+        too when the group lost it as the top card boxed twice though the two boxes
+        showed at once, apart (:attr:`SeveralCardRules.boxed_beside`): the lower card
+        of the two, put in ``names`` and ``spots`` when its face is found."""
+        if names.count(names[-1]) == 1:
+            twin = next((tr for tr in self.fans.boxed_beside if tr.name == names[-1]), None)
+            if twin is None:
+                return None
+            face = self.colors.twin_of_the_old_top_s_colour(
+                [twin.name, *names], [twin.xy, *spots], top_box, t, card
+            )
+            if face is not None:
+                names.insert(0, twin.name)
+                spots.insert(0, twin.xy)
+            return face
+        return self.colors.twin_of_the_old_top_s_colour(names, spots, top_box, t, card)
+
     def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
         # Bottom first. The top card of a fan is the one seen best.
         group.sort(key=lambda tr: self.state.seen(tr, t))
@@ -199,7 +224,7 @@ class PlayRules:
             twin = names.index(names[-1])
             del names[twin], spots[twin]
         elif not strips and seen_now:
-            face = self.colors.twin_of_the_old_top_s_colour(names, spots, group[-1].box, t, card)
+            face = self._twin_of_the_old_top_s_colour(names, spots, group[-1].box, t, card)
             if face is not None:
                 names[names.index(names[-1])] = face
         if inks is not None:
