@@ -138,6 +138,8 @@ class WatcherConfig:
     # lies now before a hand hid it lay there before: not put down by that hand
     lay_memory_s: float = 3.0  # how a track lost for good lay is kept this long: a
     # track of its face first seen where it lay within that time is that card seen again
+    covered_steady: float = 0.8  # a pile card seen in this share of the frames before a hand
+    covered_looks: int = 3  # hid the top, unseen since a card showed over it this often: covered
     copy_hides_top_s: float = 1.0  # a card of the face just under the top, put down by
     # another seat's hand than the top's player's, the top last seen at most this long
     # before it showed and not since, is a copy put on it (CopyRules.covered_copy);

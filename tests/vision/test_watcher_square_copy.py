@@ -105,3 +105,44 @@ def test_the_same_hand_back_at_the_pile_after_its_play_was_judged_brings_a_secon
     cfg = WatcherConfig()
     out = ann_twice(back_after_s=cfg.arm_away_s + cfg.quiet_play_rest_s)
     assert out[1:] == [{"type": "play", "card": "green-4", "player": "Ann"}] * 2
+
+
+def own_copy_over_a_pile_card(pile_card_shows: bool) -> list[dict[str, object]]:
+    """Ann plays a green 9, Bob a green 4 on it, the green 9 showing beside it. Bob's
+    covering hand hides the pile for half a second, seen over the discard pile, then
+    reaching on past it, nearer the draw pile (his fingertips beyond the card he puts
+    down). It leaves a green 4 lying a little left of his, over the green 9's middle,
+    and the green 9 showing again or not (``pile_card_shows``)."""
+    nine = ("green-9", CENTER[0] - 20, CENTER[1])
+    copy = lying("green-4", CENTER[0] - 10, CENTER[1])
+    showing = [copy, lying(*nine)] if pile_card_shows else [copy]
+    table, first_covered = covered_after(
+        "green-5", [("green-9", "Ann", nine[1:]), ("green-4", "Bob", CENTER)], showing
+    )
+    for frame in table.frames[first_covered - 20 : first_covered]:  # Bob's play lying
+        frame.append(lying(*nine))
+    arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
+    arms.seen[PASSING:] = [
+        ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True, to_discard=s.to_discard)
+        for s in arms.seen[PASSING:]
+    ]
+    w = Watcher(LAYOUT, PLAYERS)
+    w.arms = arms
+    return events(w, table)
+
+
+def test_a_hand_that_covered_a_pile_card_for_good_put_a_card_down() -> None:
+    # ``covering-dim-22fps`` and three more covering styles held-out 708 (opened): Ann's
+    # second yellow 6 put on her first from beyond the pile, her arm's far end nearer
+    # the draw pile than the discard pile's middle, taken for the first seen again as
+    # she drew; the yellow skip beside it, seen in every frame before, never showed
+    # again. A hand passing over the pile uncovers what it hid.
+    out = own_copy_over_a_pile_card(pile_card_shows=False)
+    assert [e["type"] for e in out] == ["flip", "play", "play", "play"]
+    assert out[-1] == {"type": "play", "card": "green-4", "player": "Bob"}
+    # Every pile card seen again: the hand drew, passing over the pile.
+    assert [e["type"] for e in own_copy_over_a_pile_card(pile_card_shows=True)] == [
+        "flip",
+        "play",
+        "play",
+    ]

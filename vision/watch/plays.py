@@ -224,9 +224,9 @@ class PlayRules:
             twin = names.index(names[-1])
             del names[twin], spots[twin]
         elif not strips and seen_now:
-            face = self._twin_of_the_old_top_s_colour(names, spots, group[-1].box, t, card)
-            if face is not None:
-                names[names.index(names[-1])] = face
+            twin_face = self._twin_of_the_old_top_s_colour(names, spots, group[-1].box, t, card)
+            if twin_face is not None:
+                names[names.index(names[-1])] = twin_face
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
