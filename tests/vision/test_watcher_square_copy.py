@@ -8,7 +8,7 @@ table as ``test_watcher.py``; the arm's sightings are scripted."""
 
 from __future__ import annotations
 
-from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, started
+from tests.vision.test_watcher import CENTER, FPS, LAYOUT, PLAYERS, SEAT_EDGE, Table, started
 from tests.vision.test_watcher_arm_plays import events
 from tests.vision.test_watcher_covered_copy import covered_after, lying
 from tests.vision.test_watcher_lifted import ArmsSeen
@@ -33,8 +33,17 @@ def square_on_top(
     (or ``across`` it)."""
     square = lying("green-4", CENTER[0] + 1, CENTER[1], across=across)
     table, first_covered = covered_after("green-5", [("green-4", "Ann", CENTER)], [square])
+    return with_bob_s_arm(table, first_covered, passing if pile == DRAW else None)
+
+
+def with_bob_s_arm(
+    table: Table, first_covered: int, passing: int | None
+) -> list[dict[str, object]]:
+    """The watcher's events over ``table``'s frames, Bob's arm seen over the discard
+    pile for the ``COVERING`` frames from ``first_covered``; with ``passing``, the same
+    arm on to the draw pile after that many of them."""
     arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
-    if pile == DRAW:  # the same arm over the discard pile, then on to the draw pile
+    if passing is not None:
         arms.seen[passing:] = [
             ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True, to_discard=s.to_discard)
             for s in arms.seen[passing:]
@@ -121,14 +130,7 @@ def own_copy_over_a_pile_card(pile_card_shows: bool) -> list[dict[str, object]]:
     )
     for frame in table.frames[first_covered - 20 : first_covered]:  # Bob's play lying
         frame.append(lying(*nine))
-    arms = ArmsSeen(BOB, range(first_covered, first_covered + COVERING))
-    arms.seen[PASSING:] = [
-        ArmSighting(s.t, BOB, SEAT_EDGE["Bob"], s.tip, DRAW, True, to_discard=s.to_discard)
-        for s in arms.seen[PASSING:]
-    ]
-    w = Watcher(LAYOUT, PLAYERS)
-    w.arms = arms
-    return events(w, table)
+    return with_bob_s_arm(table, first_covered, PASSING)
 
 
 def test_a_hand_that_covered_a_pile_card_for_good_put_a_card_down() -> None:
