@@ -399,6 +399,32 @@ def test_a_second_copy_lifted_out_of_sight_and_seen_going_away_is_an_undo() -> N
     assert kinds(feed(table))[1:] == SECOND_COPY_UNDONE
 
 
+def test_a_copy_taken_back_off_the_card_it_covered_leaves_the_top_card_lying() -> None:
+    # A green 4 lies beside the red 4 it was played on; a second green 4, put square
+    # on the red 4, is taken back. The first green 4 is the top card again, still lying
+    # where it was: the second carried off is no sign it went, and the red 4 the second
+    # uncovered is no second take-back (fast-messy-24fps and two more styles, held-out
+    # 710, opened).
+    table = started("red-4")
+    red = det("red-4", *CENTER)
+    beside = (350.0, 190.0)
+    table.bring(["green-4"], SEAT_EDGE["Ann"], beside)
+    table.still(20, extra=[red])
+    first = det("green-4", *beside)
+    table.bring(["green-4"], SEAT_EDGE["Bob"], (322.0, 242.0), extra=[first])
+    table.still(40, extra=[first])
+    lifted = len(table.frames)
+    table.take_back((60.0, 250.0), n=30)
+    for frame in table.frames[lifted + 10 :]:
+        frame.append(red)  # uncovered once the hand has lifted the copy clear of it
+    table.still(60, extra=[red, det("green-4", 60.0, 250.0)])  # still in Bob's hand
+    assert kinds(feed(table))[1:] == [
+        {"type": "play", "card": "green-4", "player": "Ann"},
+        {"type": "play", "card": "green-4", "player": "Bob"},
+        {"type": "undo"},
+    ]
+
+
 def test_taking_back_a_refused_play_is_no_undo() -> None:
     table = started("blue-5")
     table.bring(["red-7"], SEAT_EDGE["Ann"])

@@ -124,6 +124,9 @@ class WatcherState:
         self.lifts: deque[tuple[float, float]] = deque(maxlen=config.remembered)
         #: Times at which a refused play was taken back (no ``undo`` is emitted for it).
         self.quiet_takebacks: list[float] = []
+        #: The plays lately taken back, last last (their tracks may still be seen carried
+        #: off the pile after the take-back).
+        self.taken_back: deque[PileEntry] = deque(maxlen=config.remembered)
 
     def top_seen(self, t: float, *, played: bool = False) -> None:
         """The top card seen at ``t`` (``played``: a new top, played or uncovered by a

