@@ -215,7 +215,9 @@ class PileColors:
         in card faces and its middle in frame pixels."""
         my, mx = np.nonzero(mask)
         xy = self.pictures.to_frame(float(mx.mean()), float(my.mean()))
-        return ColorPatch(color, len(mx) / self.pictures.card_area_px, xy)
+        opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, self._table_ink)
+        sliver = not bool(np.any(opened))
+        return ColorPatch(color, len(mx) / self.pictures.card_area_px, xy, sliver)
 
     def new_ink_outside(
         self,

