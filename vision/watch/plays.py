@@ -152,6 +152,19 @@ class PlayRules:
         group = self.fans.riders(group, t, card) + group  # lower cards: first on a tie
         offered = [tr for tr in group if tr.state is TrackState.FREE]
         group = self.fans.one_value(group, t)
+        if len(group) > 1 and self._no_new_ink(group, t, card):
+            # Its best-seen card brought no ink. Another may have: the old top card,
+            # lost under the hand and tracked anew, is no card of the play that came
+            # with it (``covering-messy-dim-23fps`` held-out 709, opened: Cy's yellow
+            # reverse on Dee's blue reverse, both free as the hand left, the blue seen
+            # better; both were dropped).
+            inked = [tr for tr in group if not self._no_new_ink([tr], t, card)]
+            if inked:
+                for tr in group:
+                    if tr not in inked:
+                        tr.pending_since = None
+                        tr.misread_here()
+                group = inked
         if self._no_new_ink(group, t, card):
             for tr in group:
                 tr.pending_since = None

