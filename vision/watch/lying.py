@@ -160,7 +160,7 @@ class LyingCardRules:
             if self.state.was_set_aside(tr, rest_box):
                 tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
                 return False
-            if self.state.lies_as_a_buried_card(tr, rest_box):
+            if self.state.lies_as_a_buried_card(tr, rest_box, t):
                 tr.misread_here()  # a pile card under the top play, misread
                 return False
         half_on = None if came_in else self.copies.top_misread_under_a_copy(tr, card)

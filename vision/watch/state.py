@@ -274,17 +274,24 @@ class WatcherState:
             for name, was in self.set_aside
         )
 
-    def lies_as_a_buried_card(self, tr: Track, box: tuple[float, float, float, float]) -> bool:
+    def lies_as_a_buried_card(
+        self, tr: Track, box: tuple[float, float, float, float], t: float
+    ) -> bool:
         """Does ``tr``, lying with box ``box``, lie as a pile card under the top play
         came to rest (its box overlapping that one's by ``same_box_overlap`` or more),
-        read as another face of that card's colour?
+        read as another face of that card's colour, while the top card shows still
+        (seen since ``tr`` was first seen, and within ``hidden_gap_s``)?
 
-        A card put down lies where it falls, over the top card: square on a card
-        buried under later plays only by chance. Once the hands over the pile go, such
-        a card shows a corner, read as a face of its colour (``covering-messy-dim-23fps``
+        A card put down lies over the top card, and hides it where they overlap; a
+        buried card shows a corner once the hands over the pile go, read as a face of
+        its colour, the top card showing beside it (``covering-messy-dim-23fps``
         held-out 709, opened: Dee's green 4, under Ann's green 9 and Bob's green 7, read
         as a green Draw Two as Bob's hand left, in a box overlapping its own by 0.9).
+        On a tidy pile a card put down lies nearly as the cards under it lay, and the
+        top card goes from sight (``night-covering-tilted-24fps``, the same game).
         """
+        if self.top_seen_t < tr.first_t or t - self.top_seen_t > self.cfg.hidden_gap_s:
+            return False
         color = card_color(tr.name)
         return any(
             face != tr.name
