@@ -117,3 +117,29 @@ def test_a_fan_s_strips_are_told_from_a_picture_before_the_hand_came() -> None:
     arm = [*range(came, came + 6), *range(came + 45, came + 55)]
     strips = strip_befores(arm)
     assert strips and all(b > (came + 6) / FPS for b in strips)
+
+
+class StillOnlySince(PictureSays):
+    """:class:`PictureSays` with a strip beside the red 9, for a pile that lay still only
+    from ``since`` on: asked of an earlier picture, it cannot tell."""
+
+    def __init__(self, since: float, strip: ColorPatch) -> None:
+        super().__init__(MIDDLE, [ink("red", 0.4), strip])
+        self.since = since
+
+    def new_colors(  # type: ignore[override]
+        self, near: tuple[float, float], radius: float, **kw: Any
+    ) -> list[ColorPatch] | None:
+        said = super().new_colors(near, radius, **kw)
+        return None if kw.get("hands", True) and kw["before"] < self.since else said
+
+
+def test_with_no_still_picture_before_the_hand_came_the_one_before_the_card_is_asked() -> None:
+    # house tuning 615: Cy's yellow 7 under his green 7; an arm at the pile before and
+    # after the last still picture, the pile never still before it came: the strip was
+    # lost, and the play reported with a red 7 the fan's colour rules guessed.
+    came = 5 + 15 + 10 + 10
+    arm = [*range(came, came + 6), *range(came + 35, came + 45)]
+    strip = ColorPatch("yellow", 0.2, (CENTER[0] - 35.0, CENTER[1]))
+    picture = StillOnlySince((came + 10) / FPS, strip)
+    assert red_on_yellow(picture, arm) == FAN

@@ -85,13 +85,20 @@ class FanColorRules:
         if self.state.pile_colors is None or not self.state.pile or color not in COLORS:
             return [], None
         top_xy = spots[-1]
-        patches = self.state.pile_colors.new_colors(
-            top_xy,
-            self.cfg.strip_reach * card,
-            since=self.state.pile_changed_t,
-            before=self._before_the_hand(self.state.before_it_came(t), t),
-            table_slivers=False,
-        )
+        came = self.state.before_it_came(t)
+        patches = None
+        # From before a hand held still over the pile, if the pile lay still then; else
+        # the last still picture before the card came, as ever.
+        for before in dict.fromkeys((self._before_the_hand(came, t), came)):
+            patches = self.state.pile_colors.new_colors(
+                top_xy,
+                self.cfg.strip_reach * card,
+                since=self.state.pile_changed_t,
+                before=before,
+                table_slivers=False,
+            )
+            if patches is not None:
+                break
         if patches is None:
             return [], None
         own = [p for p in patches if p.color == color]
