@@ -155,14 +155,11 @@ class LyingCardRules:
             and self.not_yet_its_face(tr)
         ):
             return False
-        if not came_in:
-            rest_box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
-            if self.state.was_set_aside(tr, rest_box):
-                tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
-                return False
-            if self.state.lies_as_a_buried_card(tr, rest_box, t):
-                tr.misread_here()  # a pile card under the top play, misread
-                return False
+        if not came_in and self.state.was_set_aside(
+            tr, self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        ):
+            tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
+            return False
         half_on = None if came_in else self.copies.top_misread_under_a_copy(tr, card)
         if half_on is not None:
             # The top card misread under a copy of its face put half on it: the copy's

@@ -13,7 +13,7 @@ from vision.arm_probe import ArmProbe
 from vision.boxes import box_overlap
 from vision.calibration import TableLayout, Zone
 from vision.card_tracker import CardTracker
-from vision.faces import BACK, card_color
+from vision.faces import BACK
 from vision.pile_probe import PileColorProbe
 from vision.tracks import Detection, Track
 from vision.watcher_config import WatcherConfig
@@ -272,33 +272,6 @@ class WatcherState:
         return any(
             name == tr.name and box_overlap(box, was) >= self.cfg.same_box_overlap
             for name, was in self.set_aside
-        )
-
-    def lies_as_a_buried_card(
-        self, tr: Track, box: tuple[float, float, float, float], t: float
-    ) -> bool:
-        """Does ``tr``, lying with box ``box``, lie as a pile card under the top play
-        came to rest (its box overlapping that one's by ``same_box_overlap`` or more),
-        read as another face of that card's colour, while the top card shows still
-        (seen since ``tr`` was first seen, and within ``hidden_gap_s``)?
-
-        A card put down lies over the top card, and hides it where they overlap; a
-        buried card shows a corner once the hands over the pile go, read as a face of
-        its colour, the top card showing beside it (``covering-messy-dim-23fps``
-        held-out 709, opened: Dee's green 4, under Ann's green 9 and Bob's green 7, read
-        as a green Draw Two as Bob's hand left, in a box overlapping its own by 0.9).
-        On a tidy pile a card put down lies nearly as the cards under it lay, and the
-        top card goes from sight (``night-covering-tilted-24fps``, the same game).
-        """
-        if self.top_seen_t < tr.first_t or t - self.top_seen_t > self.cfg.hidden_gap_s:
-            return False
-        color = card_color(tr.name)
-        return any(
-            face != tr.name
-            and card_color(face) == color
-            and box_overlap(box, was) >= self.cfg.same_box_overlap
-            for entry in self.pile[-self.cfg.pile_depth : -1]
-            for face, was in entry.boxes.items()
         )
 
     def own_tracks(self, play: PileEntry) -> list[Track]:
