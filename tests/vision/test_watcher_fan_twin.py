@@ -25,7 +25,7 @@ from tests.vision.test_watcher import (
 )
 from tests.vision.test_watcher_fan_end import PictureAt, at
 from vision.pile_colors import ColorPatch
-from vision.watch.fan_colors import FanColorRules
+from vision.watch.fan_colors import FanColorRules, PlayAsRead
 from vision.watch.state import PileEntry
 from vision.watcher import Watcher
 
@@ -136,12 +136,14 @@ def test_on_the_top_card_s_colour_a_twin_shows_no_new_ink_and_stays() -> None:
     # green outside the top card's box tells of it; the red strip is a third card.
     watcher = Watcher(LAYOUT, PLAYERS, pile_colors=Picture("green-3", [at("green", 0.5, 6.0)]))
     rules = FanColorRules(watcher.state)
-    names, spots = ["green-5", "green-5"], [(CENTER[0] - 6, CENTER[1]), (CENTER[0] + 6, CENTER[1])]
+    names = ("green-5", "green-5")
+    spots = ((CENTER[0] - 6, CENTER[1]), (CENTER[0] + 6, CENTER[1]))
     strips = [("red-5", (CENTER[0] + RED_DX, CENTER[1]))]
     box = (CENTER[0] - 19, CENTER[1] - 38, CENTER[0] + 31, CENTER[1] + 38)
+    play = PlayAsRead(names, spots, box, 5.0, LAYOUT.card_px)
     for under, misread in (("blue-3", True), ("green-3", False)):
         watcher.state.pile[:] = [PileEntry([under], [CENTER], 0.0)]
-        assert rules.twin_misread(names, spots, strips, box, 5.0, LAYOUT.card_px) is misread
+        assert rules.twin_misread(play, strips) is misread
 
 
 def test_a_twin_with_no_ink_of_its_own_and_no_strip_is_of_the_old_top_s_colour() -> None:

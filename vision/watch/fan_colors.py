@@ -9,7 +9,7 @@ tracks and boxes); both answer the play rules (:mod:`vision.watch.plays`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tracker.cards import COLORS
 from vision.faces import card_color, card_value
@@ -48,6 +48,33 @@ class FanLine:
     def far(self) -> tuple[float, float]:
         """The lower card farthest from the top card (the fan's last seen)."""
         return max(self.lower, key=lambda xy: math.dist(xy, self.top_xy))
+
+
+@dataclass(frozen=True)
+class PlayAsRead:
+    """A play as its boxes read it, for the questions asked of its top card's box: its
+    cards' faces and spots, bottom first and its top card last, the top card's box as
+    it lies now, the time ``t`` and the card's length in pixels (``card``).
+
+    >>> play = PlayAsRead(("red-5",), ((10.0, 10.0),), (0.0, 0.0, 20.0, 30.0), 1.0, 76.8)
+    >>> play.with_lower("blue-5", (30.0, 10.0)).names
+    ('blue-5', 'red-5')
+    """
+
+    names: tuple[str, ...]
+    spots: tuple[tuple[float, float], ...]
+    top_box: tuple[float, float, float, float]
+    t: float
+    card: float
+
+    @property
+    def top(self) -> str:
+        """The top card's face (the card seen best)."""
+        return self.names[-1]
+
+    def with_lower(self, name: str, xy: tuple[float, float]) -> PlayAsRead:
+        """The play with one more card, ``name`` at ``xy``, under its lowest."""
+        return replace(self, names=(name, *self.names), spots=(xy, *self.spots))
 
 
 class FanColorRules:
@@ -285,15 +312,7 @@ class FanColorRules:
             table_slivers=False,
         )
 
-    def twin_misread(
-        self,
-        names: list[str],
-        spots: list[tuple[float, float]],
-        strips: list[tuple[str, tuple[float, float]]],
-        top_box: tuple[float, float, float, float],
-        t: float,
-        card: float,
-    ) -> bool:
+    def twin_misread(self, play: PlayAsRead, strips: list[tuple[str, tuple[float, float]]]) -> bool:
         """Is the lower card of a play read as its top card's face (a twin) that
         card's misreading, the strip found beside it (``strips``: a card of the play's
         value in another colour) the card it is? A twin shows its colour outside the
@@ -303,39 +322,23 @@ class FanColorRules:
         yellow 4, boxed as a second yellow 4, its blue found by a strip: a play of
         three). Not on a card of the top's colour, where a twin brings little new ink.
         """
-        color = card_color(names[-1])
-        return any(card_color(f) != color for f, _ in strips) and self._twin_without_ink(
-            names, spots, top_box, t, card
-        )
+        color = card_color(play.top)
+        return any(card_color(f) != color for f, _ in strips) and self._twin_without_ink(play)
 
-    def _twin_without_ink(
-        self,
-        names: list[str],
-        spots: list[tuple[float, float]],
-        top_box: tuple[float, float, float, float],
-        t: float,
-        card: float,
-    ) -> bool:
+    def _twin_without_ink(self, play: PlayAsRead) -> bool:
         """Is a lower card of the play read as its top card's face, with less than
         ``twin_outside_area`` of that colour outside the top card's box (a twin shows
         more, :meth:`_twin`)? Not asked on a card of the top's colour, where a twin
         brings little new ink."""
-        top = names[-1]
-        if top not in names[:-1] or not self.state.pile:
+        top = play.top
+        if top not in play.names[:-1] or not self.state.pile:
             return False
         if card_color(top) == card_color(self.state.pile[-1].top):
             return False
-        patch = self._top_ink_outside(top, spots[-1], top_box, t, card)
+        patch = self._top_ink_outside(top, play.spots[-1], play.top_box, play.t, play.card)
         return patch is not None and patch.area < self.cfg.twin_outside_area
 
-    def twin_of_the_old_top_s_colour(
-        self,
-        names: list[str],
-        spots: list[tuple[float, float]],
-        top_box: tuple[float, float, float, float],
-        t: float,
-        card: float,
-    ) -> str | None:
+    def twin_of_the_old_top_s_colour(self, play: PlayAsRead) -> str | None:
         """The face of the lower card of a play read as its top card's face (a twin),
         when it is that card's misreading and no strip was found beside it: a card of
         the play's value in the colour of the card it was put on, or None.
@@ -350,13 +353,12 @@ class FanColorRules:
         boxed as a second yellow 1 throughout). Not for a top card of the old top's
         colour (a twin brings little new ink then), nor on a wild.
         """
-        top = names[-1]
-        if names.count(top) != 2 or not self.state.pile:
+        if play.names.count(play.top) != 2 or not self.state.pile:
             return None
         old = card_color(self.state.pile[-1].top)
-        if old not in COLORS or not self._twin_without_ink(names, spots, top_box, t, card):
+        if old not in COLORS or not self._twin_without_ink(play):
             return None
-        return f"{old}-{card_value(top)}"
+        return f"{old}-{card_value(play.top)}"
 
     def _fan_tail(
         self,

@@ -21,7 +21,7 @@ from vision.motion import SPAN_ROUNDING_S
 from vision.tracks import Track, TrackState
 from vision.watch.arrivals import ArrivalRules
 from vision.watch.copies import CopyRules
-from vision.watch.fan_colors import FanColorRules
+from vision.watch.fan_colors import FanColorRules, PlayAsRead
 from vision.watch.fans import SeveralCardRules
 from vision.watch.landing import LandingRules
 from vision.watch.lying import LyingCardRules
@@ -192,30 +192,19 @@ class PlayRules:
             self._happened[id(event)] = min(self._happened.get(id(event), t), top.waited_since)
         return [event]
 
-    def _twin_of_the_old_top_s_colour(
-        self,
-        names: list[str],
-        spots: list[tuple[float, float]],
-        top_box: tuple[float, float, float, float],
-        t: float,
-        card: float,
-    ) -> str | None:
+    def _twin_of_the_old_top_s_colour(self, play: PlayAsRead) -> tuple[str | None, PlayAsRead]:
         """:meth:`FanColorRules.twin_of_the_old_top_s_colour`, asked of the play's twin
         too when the group lost it as the top card boxed twice though the two boxes
-        showed at once, apart (:attr:`SeveralCardRules.boxed_beside`): the lower card
-        of the two, put in ``names`` and ``spots`` when its face is found."""
-        if names.count(names[-1]) == 1:
-            twin = next((tr for tr in self.fans.boxed_beside if tr.name == names[-1]), None)
+        showed at once, apart (:attr:`SeveralCardRules.boxed_beside`): with the lower
+        card of the two put under the play when its face is found."""
+        if play.names.count(play.top) == 1:
+            twin = next((tr for tr in self.fans.boxed_beside if tr.name == play.top), None)
             if twin is None:
-                return None
-            face = self.colors.twin_of_the_old_top_s_colour(
-                [twin.name, *names], [twin.xy, *spots], top_box, t, card
-            )
-            if face is not None:
-                names.insert(0, twin.name)
-                spots.insert(0, twin.xy)
-            return face
-        return self.colors.twin_of_the_old_top_s_colour(names, spots, top_box, t, card)
+                return None, play
+            with_twin = play.with_lower(twin.name, twin.xy)
+            face = self.colors.twin_of_the_old_top_s_colour(with_twin)
+            return face, (with_twin if face is not None else play)
+        return self.colors.twin_of_the_old_top_s_colour(play), play
 
     def _commit(self, group: list[Track], t: float, card: float) -> dict[str, object]:
         # Bottom first. The top card of a fan is the one seen best.
@@ -226,19 +215,20 @@ class PlayRules:
             names.insert(0, face)
             spots.insert(0, xy)
         seen_now = group[-1].last_t == t
+
+        def read() -> PlayAsRead:
+            return PlayAsRead(tuple(names), tuple(spots), group[-1].box, t, card)
+
         strips, inks = self.colors.strip_cards(
             names, spots, t, card, top_seen=seen_now, top_box=group[-1].box if seen_now else None
         )
-        if (
-            strips
-            and seen_now
-            and self.colors.twin_misread(names, spots, strips, group[-1].box, t, card)
-        ):
+        if strips and seen_now and self.colors.twin_misread(read(), strips):
             twin = names.index(names[-1])
             del names[twin], spots[twin]
         elif not strips and seen_now:
-            twin_face = self._twin_of_the_old_top_s_colour(names, spots, group[-1].box, t, card)
+            twin_face, play = self._twin_of_the_old_top_s_colour(read())
             if twin_face is not None:
+                names[:], spots[:] = play.names, play.spots
                 names[names.index(names[-1])] = twin_face
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
@@ -251,7 +241,7 @@ class PlayRules:
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
         if len(names) == 1 and not strips and seen_now and self.state.pile:
-            strips = self._under_lowest(names, spots, group[-1].box, t, card)
+            strips = self._under_lowest(read())
         for face, xy in strips:
             names.insert(0, face)
             spots.insert(0, xy)
@@ -269,9 +259,7 @@ class PlayRules:
             # old top's colour may lie under it, as under a card played alone.
             # Looked for about that lowest card: a fan's lower cards may lie farther from
             # its top card than the reach of a card played alone.
-            for face, xy in self._under_lowest(
-                names, spots, group[-1].box, t, card, fan_top=spots[-1]
-            ):
+            for face, xy in self._under_lowest(read(), fan_top=spots[-1]):
                 names.insert(0, face)
                 spots.insert(0, xy)
         for tr in group:
@@ -335,26 +323,18 @@ class PlayRules:
         return self.state.play_event(self.state.pile[-1])
 
     def _under_lowest(
-        self,
-        names: list[str],
-        spots: list[tuple[float, float]],
-        top_box: tuple[float, float, float, float],
-        t: float,
-        card: float,
-        *,
-        fan_top: tuple[float, float] | None = None,
+        self, play: PlayAsRead, *, fan_top: tuple[float, float] | None = None
     ) -> list[tuple[str, tuple[float, float]]]:
-        """:meth:`FanColorRules.under_unmatched` of the play's lowest card (``names[0]``
-        at ``spots[0]``) on the old top card, the pile as it lay still before the play
-        came."""
+        """:meth:`FanColorRules.under_unmatched` of the play's lowest card on the old
+        top card, the pile as it lay still before the play came."""
         return self.colors.under_unmatched(
-            names[0],
+            play.names[0],
             self.state.pile[-1],
-            spots[0],
-            top_box,
+            play.spots[0],
+            play.top_box,
             self.state.pile_changed_t,
-            self.state.before_it_came(t),
-            card,
+            self.state.before_it_came(play.t),
+            play.card,
             fan_top=fan_top,
         )
 
