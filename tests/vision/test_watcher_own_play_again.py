@@ -22,16 +22,18 @@ ANN_AT = (CENTER[0] + 2, CENTER[1] - 12)
 MISREAD_AT = (CENTER[0] - 4, CENTER[1] + 8)
 
 
-def red_two_boxed_again(own_arm: bool, bobs: str = "red-2") -> list[dict[str, object]]:
-    """The plays after the flip (Bob's card low on the pile ``bobs``); the second red 2
-    shows under Ann's own arm (``own_arm``) or under Dee's, come to the pile as Ann's
-    went."""
+def red_two_boxed_again(
+    own_arm: bool, bobs: str = "red-2", cys: str = "red-skip", anns: str = "red-2"
+) -> list[dict[str, object]]:
+    """The plays after the flip (Bob's card low on the pile ``bobs``, Cy's over it
+    ``cys``, Ann's on top ``anns``); a red 2 shows under Ann's own arm (``own_arm``) or
+    under Dee's, come to the pile as Ann's went."""
     table = started("red-5")
-    for card, player, spot in ((bobs, "Bob", BOB_AT), ("red-skip", "Cy", CY_AT)):
+    for card, player, spot in ((bobs, "Bob", BOB_AT), (cys, "Cy", CY_AT)):
         table.bring([card], SEAT_EDGE[player], spot)
         table.still(20)
     arm_from = len(table.frames)
-    table.bring(["red-2"], SEAT_EDGE["Ann"], ANN_AT)
+    table.bring([anns], SEAT_EDGE["Ann"], ANN_AT)
     table.still(5)
     arm_to = len(table.frames)
     table.still(4)
@@ -67,6 +69,25 @@ def test_without_the_rule_it_is_played_again(monkeypatch: pytest.MonkeyPatch) ->
 def test_under_another_seat_s_arm_it_is_a_copy_put_down() -> None:
     # Bob's red 7 low on the pile: Ann's is the only red 2 there, Dee's the second.
     assert red_two_boxed_again(own_arm=False, bobs="red-7")[-1] == {
+        "type": "play",
+        "card": "red-2",
+        "player": "Dee",
+    }
+
+
+def test_a_face_of_the_value_a_hand_just_put_down_is_no_play_of_its_own() -> None:
+    # ``messy-pile`` and ``covering-messy-dim-23fps`` held-out 711 (opened): Bob's green
+    # 3 put down beside Ann's yellow 3 two plays down; his hand over it as it went, the
+    # yellow 3 boxed anew a little larger, taken for a copy his arm put down. Here Ann's
+    # green 2 on Cy's blue 2, Bob's red 2 deeper down boxed again as her arm goes: one
+    # visit brings one play, and a lower card of it is the amendment's to find.
+    assert red_two_boxed_again(own_arm=True, cys="blue-2", anns="green-2") == [
+        {"type": "play", "card": "red-2", "player": "Bob"},
+        {"type": "play", "card": "blue-2", "player": "Cy"},
+        {"type": "play", "card": "green-2", "player": "Ann"},
+    ]
+    # Dee's arm, come as Ann's went, may put a red 2 down (a jump-in).
+    assert red_two_boxed_again(own_arm=False, bobs="red-7", cys="red-2", anns="green-2")[-1] == {
         "type": "play",
         "card": "red-2",
         "player": "Dee",

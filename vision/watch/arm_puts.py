@@ -51,14 +51,20 @@ class ArmPutRules:
         return not self._brought_another(tr, seat, card_value(tr.name), lay)
 
     def _own_play_seen_again(self, tr: Track, seat: int, lay: float) -> bool:
-        """Is ``tr`` of a face of the last play, made by ``seat``'s arm on the visit it
-        was on as ``tr`` came to lie there (it did not leave and come back)?
+        """Is ``tr`` of the value of the last play, made by ``seat``'s arm on the visit
+        it was on as ``tr`` came to lie there (it did not leave and come back)?
 
-        One visit brings one play: two cards of a face put down together are one play
-        of both, seen together. A box of that face showing under the hand's card after
-        it was played is the heap under it misread (``high-tilted`` seed 655: Ann's red
-        2 on a red skip, a second red 2 boxed a third of a card lower 0.3 s on, over
-        Bob's red 2 deeper down, was played again).
+        One visit brings one play: cards of a value put down together are one play of
+        them all, seen together, and a lower card of it seen only once the hand left is
+        the amendment's to find, by its ink
+        (:meth:`vision.watch.fans.SeveralCardRules.amendment`). A box of that value
+        showing under the hand's card after it was played is the heap under it
+        misread (``high-tilted`` seed 655: Ann's red 2 on a red skip, a second red 2
+        boxed a third of a card lower 0.3 s on, over Bob's red 2 deeper down, was
+        played again; ``messy-pile`` and ``covering-messy-dim-23fps`` held-out 711,
+        opened: Bob's green 3 put down beside Ann's yellow 3 two plays down, the
+        yellow 3 boxed anew a little larger as his hand went, taken for a copy his
+        arm put down).
         """
         if not self.plays_by_seat or not self.state.pile:
             return False
@@ -66,7 +72,7 @@ class ArmPutRules:
         return (
             by == seat
             and play is self.state.pile[-1]
-            and tr.name in play.cards
+            and card_value(tr.name) == card_value(play.top)
             and lay >= play.t
             and not self.arm_came_back(seat, play.t, lay)
         )
