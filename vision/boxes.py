@@ -12,6 +12,15 @@ import math
 CARD_SHAPE = 0.64
 
 
+def box_middle(box: tuple[float, ...]) -> tuple[float, float]:
+    """The middle of an upright box.
+
+    >>> box_middle((10.0, 20.0, 30.0, 60.0))
+    (20.0, 40.0)
+    """
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
 def apparent_scale(box: tuple[float, ...], card_px: float) -> float:
     """How big a card looks, from its upright box, in card lengths (1: ``card_px``).
 

@@ -27,7 +27,7 @@ import math
 import statistics
 from collections import deque
 
-from vision.boxes import box_overlap
+from vision.boxes import box_middle, box_overlap
 from vision.calibration import TableLayout
 from vision.faces import BACK, other_colors, unlike_faces
 from vision.motion import SPAN_ROUNDING_S, Motion
@@ -84,7 +84,7 @@ class CardTracker(Motion):
             gate_pred = gate + cfg.gate_speed_s * speed * dt
             moving = speed > cfg.still * card / cfg.moving_window_s
             for di, (name, _conf, box, _cands) in enumerate(dets):
-                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                cx, cy = box_middle(box)
                 # Nearer of the predicted and the last position: a card that stopped
                 # while unseen is where it was last seen, not where it was heading.
                 d_pred = math.hypot(cx - px, cy - py)
@@ -170,7 +170,7 @@ class CardTracker(Motion):
 
     def _new_track(self, det: Detection, t: float) -> Track:
         name, box = det.name, det.box
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        cx, cy = box_middle(box)
         tr = Track(
             id=self.next_id,
             first_t=t,
@@ -229,7 +229,7 @@ class CardTracker(Motion):
         self._forget_lain_before(t)
         reach = self.cfg.same_spot * self.layout.card_px
         for _last, face, box in reversed(self.lain):
-            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            cx, cy = box_middle(box)
             if face == name and math.hypot(cx - xy[0], cy - xy[1]) <= reach:
                 return face, box
         return None
@@ -357,7 +357,7 @@ class CardTracker(Motion):
 
     def _observe(self, tr: Track, det: Detection, t: float) -> None:
         box = det.box
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        cx, cy = box_middle(box)
         px, py = tr.xy
         dt = t - tr.last_t
         if dt >= self.cfg.hidden_gap_s - SPAN_ROUNDING_S:

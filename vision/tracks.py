@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
+from vision.boxes import box_middle
 from vision.detections import Candidates
 from vision.faces import card_value
 
@@ -174,7 +175,7 @@ class Track:
         """Keep one detection of it at ``t``: its place, its face's vote and look, and
         since when its detections give that face (:meth:`read_since`)."""
         name, conf, box, cands = det
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        cx, cy = box_middle(box)
         self.sightings.append(Sighting(t, cx, cy, (box[0], box[1], box[2], box[3])))
         self.votes.append((name, conf))
         self.looks.append(cands)

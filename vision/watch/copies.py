@@ -16,7 +16,7 @@ import math
 
 from tracker.cards import COPIES
 from vision.arm_probe import DISCARD, DRAW, SEEN_THERE
-from vision.boxes import box_overlap, box_within
+from vision.boxes import box_middle, box_overlap, box_within
 from vision.calibration import Box
 from vision.tracks import Track
 from vision.watch.state import PileEntry, WatcherState
@@ -329,7 +329,7 @@ class CopyRules:
                     cards[o.id] = o
         near = cfg.same_spot * self.state.layout.card_px
         since = [  # what was boxed since the top showed again (in any track, or none)
-            (d.name, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2))
+            (d.name, box_middle(d.box))
             for lt, seen in self.state.looks
             if lt >= showed
             for d, _ in seen

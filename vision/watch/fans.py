@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from vision.boxes import apparent_scale
+from vision.boxes import apparent_scale, box_middle
 from vision.faces import BACK, card_value
 from vision.tracks import Track, TrackState, same_moments
 from vision.watch.fan_colors import FanColorRules
@@ -228,7 +228,7 @@ class SeveralCardRules:
                     and tr.first_t > t_play - self.cfg.fan_after_play_s
                 ):
                     continue
-                cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+                cx, cy = box_middle(d.box)
                 if min(math.hypot(cx - x, cy - y) for x, y in spots) > self.cfg.fan_reach * card:
                     continue
                 for face, p in d.candidates:
