@@ -66,15 +66,7 @@ def latest_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[
     >>> visits[1].began, visits[1].last, sorted(visits[1].seen), visits[2].began
     (0.5, 0.5, [0.5], 0.6)
     """
-    visits: dict[int, Visit] = {}
-    for t, seat in sightings:
-        visit = visits.get(seat)
-        if visit is None or t - visit.last > gap_s:
-            visits[seat] = Visit(t, t, {t})
-        else:
-            visit.last = t
-            visit.seen.add(t)
-    return visits
+    return {seat: seen[-1] for seat, seen in all_visits(sightings, gap_s).items()}
 
 
 def all_visits(sightings: Sequence[tuple[float, int]], gap_s: float) -> dict[int, list[Visit]]:
