@@ -206,8 +206,7 @@ class PileColors:
             return mask
         kept = now.colors[self.pictures.keep]
         if kept.size and float(np.mean(kept == k)) >= TABLE_SHARE:
-            opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, self._table_ink)
-            mask = np.asarray(opened, np.uint8) > 0
+            mask = self._wide_ink(mask)
         return mask
 
     def _patch(self, color: str, mask: npt.NDArray[np.bool_]) -> ColorPatch:
@@ -215,9 +214,15 @@ class PileColors:
         in card faces and its middle in frame pixels."""
         my, mx = np.nonzero(mask)
         xy = self.pictures.to_frame(float(mx.mean()), float(my.mean()))
-        opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, self._table_ink)
-        sliver = not bool(np.any(opened))
+        sliver = not self._wide_ink(mask).any()
         return ColorPatch(color, len(mx) / self.pictures.card_area_px, xy, sliver)
+
+    def _wide_ink(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """What of ``mask`` is :data:`TABLE_INK_WIDTH` map pixels wide or more (its
+        opening by a square of that side): no sliver, no card's blurred edge."""
+        opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, self._table_ink)
+        wide: npt.NDArray[np.bool_] = np.asarray(opened, np.uint8) > 0
+        return wide
 
     def new_ink_outside(
         self,
