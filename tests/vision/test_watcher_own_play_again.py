@@ -23,21 +23,28 @@ MISREAD_AT = (CENTER[0] - 4, CENTER[1] + 8)
 
 
 def red_two_boxed_again(
-    own_arm: bool, bobs: str = "red-2", cys: str = "red-skip", anns: str = "red-2"
+    own_arm: bool,
+    bobs: str = "red-2",
+    cys: str = "red-skip",
+    anns: str = "red-2",
+    misread_from: int = 9,
 ) -> list[dict[str, object]]:
     """The plays after the flip (Bob's card low on the pile ``bobs``, Cy's over it
-    ``cys``, Ann's on top ``anns``); a red 2 shows under Ann's own arm (``own_arm``) or
-    under Dee's, come to the pile as Ann's went."""
+    ``cys``, Ann's on top ``anns``); a red 2 shows ``misread_from`` frames after Ann's
+    card came down (below 0: as it came down), under Ann's own arm (``own_arm``, there
+    five frames) or under Dee's, come to the pile as Ann's went."""
     table = started("red-5")
     for card, player, spot in ((bobs, "Bob", BOB_AT), (cys, "Cy", CY_AT)):
         table.bring([card], SEAT_EDGE[player], spot)
         table.still(20)
     arm_from = len(table.frames)
     table.bring([anns], SEAT_EDGE["Ann"], ANN_AT)
-    table.still(5)
-    arm_to = len(table.frames)
-    table.still(4)
-    table.still(30, extra=[lying("red-2", *MISREAD_AT)])
+    arm_to = len(table.frames) + 5
+    misread = lying("red-2", *MISREAD_AT)
+    for frame in table.frames[len(table.frames) + min(misread_from, 0) :]:
+        frame.append(misread)  # shown as her card came down (``misread_from`` below 0)
+    table.still(max(misread_from, 0))
+    table.still(39 - max(misread_from, 0), extra=[misread])
     spells = [(PLAYERS.index("Ann"), arm_from / FPS, arm_to / FPS)]
     if not own_arm:
         spells.append((PLAYERS.index("Dee"), (arm_to + 1) / FPS, (arm_to + 12) / FPS))
@@ -92,3 +99,20 @@ def test_a_face_of_the_value_a_hand_just_put_down_is_no_play_of_its_own() -> Non
         "card": "red-2",
         "player": "Dee",
     }
+
+
+@pytest.mark.parametrize("misread_from", [-4, -2])
+def test_the_face_boxed_again_before_the_play_was_judged_is_no_play_either(
+    misread_from: int,
+) -> None:
+    # ``covering-messy-dim-23fps`` held-out 711 (opened): Bob's green 3 showed at 10.83 s
+    # and was judged a play at 11.13 s; the yellow 3 two plays down, boxed anew under his
+    # hand at 10.91 s, came to lie there before his play was judged, on the same visit.
+    plays = red_two_boxed_again(
+        own_arm=True, cys="blue-2", anns="green-2", misread_from=misread_from
+    )
+    assert plays == [
+        {"type": "play", "card": "red-2", "player": "Bob"},
+        {"type": "play", "card": "blue-2", "player": "Cy"},
+        {"type": "play", "card": "green-2", "player": "Ann"},
+    ]

