@@ -9,7 +9,6 @@ where each new ink lies."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 from tests.vision.test_watcher import (
@@ -22,7 +21,7 @@ from tests.vision.test_watcher import (
     kinds,
     started,
 )
-from vision.arm_probe import DISCARD, ArmSighting
+from tests.vision.test_watcher_fan_strip_picture import ArmsAt
 from vision.pile_colors import ColorPatch
 from vision.watcher import Watcher
 from vision.watcher_config import WatcherConfig
@@ -158,23 +157,6 @@ class HandOverTheEnd(PictureAt):
         return found
 
 
-class BobsArmAt:
-    """An arm probe that saw Bob's arm at the discard pile in ``frames``."""
-
-    def __init__(self, frames: list[int]) -> None:
-        seat = PLAYERS.index("Bob")
-        self.seen = [
-            ArmSighting(i / FPS, seat, SEAT_EDGE["Bob"], CENTER, DISCARD, True, to_discard=0.3)
-            for i in frames
-        ]
-
-    def seat_for(self, first_t: float) -> int | None:
-        return None
-
-    def sightings_since(self, t: float) -> Sequence[ArmSighting]:
-        return [s for s in self.seen if s.t >= t]
-
-
 def test_the_fan_s_end_is_told_from_the_picture_before_the_hand_came() -> None:
     # covering-dim-22fps held-out 713, opened: Ann's green, yellow and blue 6; her hand
     # held still over the pile, unseen by the arm probe, covered an old red card's edge
@@ -190,7 +172,7 @@ def test_the_fan_s_end_is_told_from_the_picture_before_the_hand_came() -> None:
     picture = HandOverTheEnd(own, hand_t=came / FPS)
     w = Watcher(LAYOUT, PLAYERS, pile_colors=picture)
     # Seen as it came and as it left, unseen a second at most between.
-    w.arms = BobsArmAt([*range(came, came + 6), *range(came + 35, came + 45)])
+    w.arms = ArmsAt([*range(came, came + 6), *range(came + 35, came + 45)], "Bob")
     assert kinds(feed(table, w))[1:] == [
         {"type": "play", "cards": ["green-6", "blue-6"], "player": "Bob"}
     ]

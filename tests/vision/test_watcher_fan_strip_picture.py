@@ -26,12 +26,12 @@ from vision.watcher import Watcher
 
 
 class ArmsAt:
-    """An arm probe that saw Ann's arm at the discard pile in ``frames``."""
+    """An arm probe that saw ``player``'s arm at the discard pile in ``frames``."""
 
-    def __init__(self, frames: list[int]) -> None:
-        seat = PLAYERS.index("Ann")
+    def __init__(self, frames: list[int], player: str = "Ann") -> None:
+        seat = PLAYERS.index(player)
         self.seen = [
-            ArmSighting(i / FPS, seat, SEAT_EDGE["Ann"], CENTER, DISCARD, True, to_discard=0.3)
+            ArmSighting(i / FPS, seat, SEAT_EDGE[player], CENTER, DISCARD, True, to_discard=0.3)
             for i in frames
         ]
 
