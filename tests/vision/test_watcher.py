@@ -1275,23 +1275,56 @@ def box_center(box: tuple[float, float, float, float]) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
-def test_colour_beside_a_card_where_the_pile_holds_that_face_already_is_no_lower_card() -> None:
-    # Ann puts a blue 9 on the blue 5, then Dee a green 5 on it; blue shows again
-    # beside it where the blue 5 lies (a covering hand hid it): that is the blue 5,
-    # not a blue 5 put down with the green one (covering-untidy-25fps seeds 601-603,
-    # true boxes: a green 7 two plays down). The card a play goes onto is another
-    # matter: its face beside the new card is the fan's (test_watcher_fan_on_its_face).
+def _green_5_on_a_blue_9_on_a_blue_5(
+    *, blue_5_seen: bool, blue_dx: float = -10.0
+) -> list[dict[str, object]]:
+    """Ann puts a blue 9 half on the blue 5, then Dee a green 5 on them, a little to
+    the right; new blue shows beside the green 5 ``blue_dx`` from the middle of the
+    blue 5 (by default within its box, off the blue 9). The recogniser sees the blue 5
+    beside the blue 9 until the green 5 comes, or (not ``blue_5_seen``) never once the
+    blue 9 lies on it. The plays after the flip."""
     table = started("blue-5")
-    table.bring(["blue-9"], SEAT_EDGE["Ann"])
+    table.bring(["blue-9"], SEAT_EDGE["Ann"], (CENTER[0] + 30, CENTER[1]))
+    if blue_5_seen:
+        table.pile[-1].insert(0, ("blue-5", *CENTER))
     table.still(20)
-    table.bring(["green-5"], SEAT_EDGE["Dee"])
+    table.bring(["green-5"], SEAT_EDGE["Dee"], (CENTER[0] + 20, CENTER[1]))
     table.still(20)
     first = PictureSays([ink("blue", 0.5)], [ink("blue", 0.5)], changed=0.5)
-    around = [ink("green", 0.5), ink("blue", 0.3, dx=-30)]
+    around = [ink("green", 0.5, dx=20), ink("blue", 0.3, dx=blue_dx)]
     picture = SecondPlaySays(first, PictureSays([ink("green", 0.5)], around))
-    assert kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:] == [
+    return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
+
+
+def test_colour_beside_a_card_where_the_pile_holds_that_face_already_is_no_lower_card() -> None:
+    # Blue shows again beside the green 5 where the blue 5, in view before, lies (a
+    # covering hand hid it): that is the blue 5, not a blue 5 put down with the green
+    # one (covering-untidy-25fps seeds 601-603, true boxes: a green 7 two plays down).
+    # The card a play goes onto is another matter: its face beside the new card is the
+    # fan's (test_watcher_fan_on_its_face).
+    assert _green_5_on_a_blue_9_on_a_blue_5(blue_5_seen=True) == [
         {"type": "play", "card": "blue-9", "player": "Ann"},
         {"type": "play", "card": "green-5", "player": "Dee"},
+    ]
+
+
+def test_colour_off_the_box_of_a_card_of_that_face_in_view_is_a_lower_card() -> None:
+    # The blue 5 in view, but the new blue lies off the box it lay in, beyond its left
+    # edge: no part of it (``messy-pile`` held-out 718: the strip under Bob's green 5,
+    # left of Cy's blue 5 lying in view).
+    assert _green_5_on_a_blue_9_on_a_blue_5(blue_5_seen=True, blue_dx=-40.0) == [
+        {"type": "play", "card": "blue-9", "player": "Ann"},
+        {"type": "play", "cards": ["blue-5", "green-5"], "player": "Dee"},
+    ]
+
+
+def test_colour_beside_a_card_where_an_unseen_card_of_that_face_lies_is_a_lower_card() -> None:
+    # The blue 5, mostly under the blue 9, was not seen since: no hand uncovers it, the
+    # new blue is a blue 5 Dee put down under her green 5 (``drop`` and every other
+    # style, held-out 718: Bob's blue and green 5 on Ann's blue 3 over Cy's blue 5).
+    assert _green_5_on_a_blue_9_on_a_blue_5(blue_5_seen=False) == [
+        {"type": "play", "card": "blue-9", "player": "Ann"},
+        {"type": "play", "cards": ["blue-5", "green-5"], "player": "Dee"},
     ]
 
 

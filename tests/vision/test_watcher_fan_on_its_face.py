@@ -73,14 +73,23 @@ class Before(PictureAt):
 
 
 def blue_9_played(
-    green_3_dx: float, blue_9_dx: float, green_ink: tuple[float, float]
+    green_3_dx: float,
+    blue_9_dx: float,
+    green_ink: tuple[float, float],
+    *,
+    green_9_seen: bool = False,
 ) -> list[dict[str, object]]:
     """A green 9 turned up at the pile's middle, Bob's green 3 put on it ``green_3_dx``
     to the side, then Ann's blue 9 ``blue_9_dx`` from the middle (the recogniser sees
     it alone), with new green ink (``green_ink``: its area in card faces, and where)
-    beside it. The events after the flip."""
+    beside it. The recogniser sees the green 9 where the green 3 leaves it in view
+    (``green_9_seen``) until the blue 9 comes (the colour of a card unseen since the
+    pile last changed shows again nowhere: ``FanColorRules._seen_lately``). The events
+    after the flip."""
     table = started("green-9")
     table.bring(["green-3"], SEAT_EDGE["Bob"], end=(CENTER[0] + green_3_dx, CENTER[1]))
+    if green_9_seen:
+        table.pile[-1].insert(0, ("green-9", *CENTER))
     table.still(20)
     blue_9_comes = len(table.frames) / FPS
     table.bring(["blue-9"], SEAT_EDGE["Ann"], end=(CENTER[0] + blue_9_dx, CENTER[1]))
@@ -93,10 +102,12 @@ def blue_9_played(
     return kinds(feed(table, Watcher(LAYOUT, PLAYERS, pile_colors=picture)))[1:]
 
 
-def blue_9_on_a_green_3(green_3_dx: float) -> list[dict[str, object]]:
+def blue_9_on_a_green_3(
+    green_3_dx: float, *, green_9_seen: bool = False
+) -> list[dict[str, object]]:
     """The green 3 ``green_3_dx`` aside, the blue 9 a fan's step from the middle, new
     green ink at the middle."""
-    return blue_9_played(green_3_dx, STEP, (0.16, 0.0))
+    return blue_9_played(green_3_dx, STEP, (0.16, 0.0), green_9_seen=green_9_seen)
 
 
 def test_new_ink_on_the_card_played_onto_is_no_deeper_card_seen_again() -> None:
@@ -111,17 +122,20 @@ def test_new_ink_on_the_card_played_onto_is_no_deeper_card_seen_again() -> None:
 
 def test_ink_where_only_a_deeper_card_of_that_face_lies_is_that_card() -> None:
     # The green 3 lies half a card aside: the green at the pile's middle is the
-    # green 9 turned up, shown again (test_watcher's pile-holds-that-face test).
-    assert blue_9_on_a_green_3(40.0) == [
+    # green 9 turned up, in view beside it, shown again (test_watcher's
+    # pile-holds-that-face test).
+    assert blue_9_on_a_green_3(40.0, green_9_seen=True) == [
         {"type": "play", "card": "green-3", "player": "Bob"},
         {"type": "play", "card": "blue-9", "player": "Ann"},
     ]
 
 
-def blue_9_on_a_green_3_over_a_green_9(ink_dx: float) -> list[dict[str, object]]:
+def blue_9_on_a_green_3_over_a_green_9(
+    ink_dx: float, *, green_9_seen: bool = False
+) -> list[dict[str, object]]:
     """The green 3 a sixth of a card aside (covering the green 9's middle), the blue 9
     square on the green 9's place, new green ink ``ink_dx`` from the middle."""
-    return blue_9_played(12.0, 0.0, (0.08, ink_dx))
+    return blue_9_played(12.0, 0.0, (0.08, ink_dx), green_9_seen=green_9_seen)
 
 
 def test_new_ink_past_the_middle_of_the_card_played_onto_is_no_card_it_covers() -> None:
@@ -138,9 +152,10 @@ def test_new_ink_past_the_middle_of_the_card_played_onto_is_no_card_it_covers() 
 
 
 def test_ink_on_the_covered_card_s_own_side_is_that_card_as_before() -> None:
-    # The same ink on the other side, past the green 9's edge away from the green 3:
-    # the green 9 showing again.
-    assert blue_9_on_a_green_3_over_a_green_9(-30.0) == [
+    # The same ink on the other side, on the green 9's side away from the green 3
+    # (within the box it lay in): the green 9, its edge seen beside the green 3 before,
+    # showing again.
+    assert blue_9_on_a_green_3_over_a_green_9(-20.0, green_9_seen=True) == [
         {"type": "play", "card": "green-3", "player": "Bob"},
         {"type": "play", "card": "blue-9", "player": "Ann"},
     ]

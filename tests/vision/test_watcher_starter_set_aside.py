@@ -7,6 +7,8 @@ lying, played as hers twice). Same made-up table as ``test_watcher.py``."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.vision.test_watcher import (
     CENTER,
     DRAW,
@@ -26,12 +28,13 @@ NEXT = (CENTER[0], CENTER[1] - 20)
 
 
 def events_with_the_starter_left(
-    *, hidden_s: float, then_put: str | None = None
+    *, hidden_s: float, then_put: str | None = None, seen_again_as: str = "wild-draw4"
 ) -> list[dict[str, object]]:
     """The dealer turns up a Wild Draw Four at ``LEFT_LYING``, then (the watcher reset as
     the rules send it back) a red 5 at ``NEXT``, leaving the Wild Draw Four there; a
-    hand hides it for ``hidden_s``; then it shows again where it lay, or (``then_put``)
-    that card lies there instead, brought in from Bob's side. The watcher's events."""
+    hand hides it for ``hidden_s``; then it shows again where it lay (read as
+    ``seen_again_as``), or (``then_put``) that card lies there instead, brought in from
+    Bob's side. The watcher's events."""
     table = Table()
     table.still(5)
     table.bring(["wild-draw4"], DRAW, LEFT_LYING)
@@ -50,6 +53,7 @@ def events_with_the_starter_left(
     for _ in range(hidden):
         table.frames.append([det("back", *DRAW), det("red-5", *NEXT)])
     if then_put is None:
+        table.pile = [[(seen_again_as, *LEFT_LYING), ("red-5", *NEXT)]]
         table.still(60)
     else:
         table.pile = [[("red-5", *NEXT)]]
@@ -73,8 +77,19 @@ def test_a_starter_sent_back_but_left_lying_seen_again_is_no_play() -> None:
     ]
 
 
-def test_a_card_of_its_face_brought_where_it_lay_is_a_play() -> None:
+def test_a_starter_left_lying_seen_again_as_another_face_is_no_play() -> None:
+    # Uncovered, the Wild Draw Four reads as a red Draw Two where it lay, as it lay: no
+    # card is put square on one lying there since before the round's first card
+    # (``covering-high-scattered-27fps`` held-out 713, opened).
+    assert events_with_the_starter_left(hidden_s=1.0, seen_again_as="red-draw2") == [
+        {"type": "flip", "card": "wild-draw4"},
+        {"type": "flip", "card": "red-5"},
+    ]
+
+
+@pytest.mark.parametrize("face", ["wild-draw4", "red-draw2"])
+def test_a_card_brought_where_it_lay_is_a_play(face: str) -> None:
     # Seen coming from a seat, it is put down there, whatever lay there before.
-    out = events_with_the_starter_left(hidden_s=1.0, then_put="wild-draw4")
+    out = events_with_the_starter_left(hidden_s=1.0, then_put=face)
     assert out[:2] == [{"type": "flip", "card": "wild-draw4"}, {"type": "flip", "card": "red-5"}]
-    assert out[2:] == [{"type": "play", "card": "wild-draw4", "player": "Bob"}]
+    assert out[2:] == [{"type": "play", "card": face, "player": "Bob"}]

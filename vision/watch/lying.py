@@ -146,7 +146,9 @@ class LyingCardRules:
                 tr.misread_here()
                 return False
         came_in = self.state.came_in(tr, card)
-        if came_in and self.took_a_pile_card_s_box(tr, card):
+        if came_in and (
+            self.took_a_pile_card_s_box(tr, card) or self.came_as_another_face(tr, card)
+        ):
             tr.misread_here()
             return False
         if (
@@ -382,6 +384,36 @@ class LyingCardRules:
             return False
         there = [s for s, _read in reads[:first] if math.hypot(s.x - x, s.y - y) <= reach]
         return len(there) >= self.cfg.swap_way_looks
+
+    def came_as_another_face(self, tr: Track, card: float) -> bool:
+        """Did ``tr``, seen coming as other faces, read as its face only where a pile
+        card of that face lies (``same_spot``), lying as that card lay (their boxes
+        overlapping ``same_box_overlap`` or more)?
+
+        A hand passing over the pile hides a card, whose track is lost; seen again, it
+        may be linked to a track begun on a misreading outside the pile, which thus
+        seems to have come in (``steep-messy-speeds`` held-out 713, opened: Bob's
+        yellow 4, hidden by Dee's hand, taken up 0.3 s on by a track begun on her hand
+        by the draw pile, read as a red 1 and a wild, and played as hers). A copy
+        carried in is read as its face on its way, or lies otherwise than the card of
+        its face there (a copy put square on it and never read in flight is lost).
+        """
+        name = tr.name
+        reads = tr.reads()
+        first = next((i for i, (_s, read) in enumerate(reads) if read == name), None)
+        if not first:
+            return False  # never so read, or so read in its earliest remembered look
+        reach = self.cfg.same_spot * card
+        box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+        return any(
+            c == name
+            and name in entry.boxes
+            and box_overlap(box, entry.boxes[name]) >= self.cfg.same_box_overlap
+            and all(
+                math.dist((s.x, s.y), spot) <= reach for s, read in reads[first:] if read == name
+            )
+            for c, spot, entry in self.state.pile_spots_near(tr.xy, reach)
+        )
 
     def not_yet_its_face(self, tr: Track) -> bool:
         """Is ``tr``, carried in to where a pile card lies, not (yet) seen to be the

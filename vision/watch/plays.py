@@ -379,6 +379,13 @@ class PlayRules:
         # still with it in that time. For the first card, before it was first seen (it
         # may lie there from the start).
         began = self.state.tracker.rest_began(top, card, top.name)
+        if not top.was_outside_discard:
+            # Never seen coming: it lay there as its face since it showed so
+            # (ArmPutRules.lay), though its box may wander off where its rest began
+            # (a shaking camera: ``shaky-covering-messy-26fps`` held-out 713, opened,
+            # Cy's red 3 under his hand, its rest begun anew 0.5 s after it lay, the
+            # pile lying still with it by then).
+            began = min(began, self.lying.arms.lay(top))
         before = min(self.state.before_it_came(t), began)
         if top.waited_since is not None:
             # Judged late, once a hand over it had gone: the picture from before it came

