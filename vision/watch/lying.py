@@ -158,7 +158,7 @@ class LyingCardRules:
         ):
             return False
         if not came_in and self.state.was_set_aside(
-            tr, self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
+            self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         ):
             tr.state = TrackState.PILE  # set aside as the pile was emptied, seen again
             return False

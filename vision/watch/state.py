@@ -265,9 +265,9 @@ class WatcherState:
                 if math.hypot(x - sx, y - sy) <= lim:
                     yield c, (sx, sy), entry
 
-    def was_set_aside(self, tr: Track, box: tuple[float, float, float, float]) -> bool:
-        """Does ``tr``, lying with box ``box``, lie where a card set aside as the pile
-        was emptied (:attr:`set_aside`) lay and as it lay (the boxes overlapping by
+    def was_set_aside(self, box: tuple[float, float, float, float]) -> bool:
+        """Does a card lying with box ``box`` lie where a card set aside as the pile was
+        emptied (:attr:`set_aside`) lay and as it lay (the boxes overlapping by
         ``same_box_overlap`` or more)?
 
         Whatever it reads as: a card put down is not put square on one lying there
