@@ -404,15 +404,20 @@ class LyingCardRules:
         if not first:
             return False  # never so read, or so read in its earliest remembered look
         reach = self.cfg.same_spot * card
+        there = [
+            (spot, entry.boxes[name])
+            for c, spot, entry in self.state.pile_spots_near(tr.xy, reach)
+            if c == name and name in entry.boxes
+        ]
+        if not there:
+            return False  # (asked of every resting track: its box only when needed)
         box = self.state.tracker.rest_box(tr, card, self.cfg.quiet_play_rest_s)
         return any(
-            c == name
-            and name in entry.boxes
-            and box_overlap(box, entry.boxes[name]) >= self.cfg.same_box_overlap
+            box_overlap(box, was) >= self.cfg.same_box_overlap
             and all(
                 math.dist((s.x, s.y), spot) <= reach for s, read in reads[first:] if read == name
             )
-            for c, spot, entry in self.state.pile_spots_near(tr.xy, reach)
+            for spot, was in there
         )
 
     def not_yet_its_face(self, tr: Track) -> bool:
